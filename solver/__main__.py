@@ -1,0 +1,5 @@
+"""``python -m solver`` is the ``rpoker`` command."""
+
+from .cli import main
+
+main()
