@@ -75,7 +75,7 @@ def parse_cards(
     error messages.
 
     >>> parse_cards("As Ks Qd 7c 2h", count=5, what="hand")
-    (51, 47, 42, 20, 2)
+    (51, 47, 41, 20, 2)
     >>> parse_cards("As As", what="hand")
     Traceback (most recent call last):
     ...
