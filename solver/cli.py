@@ -8,9 +8,13 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
+import json
+
 from . import __version__
+from . import report_deal
 from . import rules as rules_mod
-from .cards import parse_cards
+from .cards import parse_card, parse_cards
+from .deal import bet_value, buy_game, solve
 from .errors import InputError
 from .hand import evaluate
 
@@ -39,6 +43,10 @@ app.add_typer(rules_app, name="rules")
 
 _err = Console(stderr=True, highlight=False, soft_wrap=True)
 
+UpOption = Annotated[str, typer.Option("--up", "-u", help="The dealer's up-card, e.g. 9s.")]
+DeadOption = Annotated[str, typer.Option("--dead", help="Dead cards seen in other boxes.")]
+ThrownOption = Annotated[str, typer.Option("--thrown", help="Cards exchanged away (out of play).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for programs.")]
 RulesOption = Annotated[
     str, typer.Option("--rules", "-r", help="Preset (russian, caribbean, oasis) or a TOML rules file.")
 ]
@@ -73,6 +81,62 @@ def hand(
     """Main combination, second combination and payout multiple P of 5 or 6 cards."""
     value = evaluate(parse_cards(cards, count=(5, 6), what="hand"), rules_mod.load(rules))
     typer.echo(value.summary())
+
+
+@app.command()
+def best(
+    cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "As Ks Qd 7c 2h".')],
+    up: UpOption,
+    dead: DeadOption = "",
+    rules: RulesOption = "russian",
+    as_json: JsonOption = False,
+) -> None:
+    """Exact EV of every option of a deal, sorted, with the best action and the advice."""
+    r = rules_mod.load(rules)
+    hand_cards = parse_cards(cards, count=5, what="hand")
+    solution = solve(hand_cards, parse_card(up), r, parse_cards(dead, what="dead cards"))
+    value = evaluate(hand_cards, r)
+    if as_json:
+        typer.echo(json.dumps(report_deal.solution_json(solution, value), indent=1))
+    else:
+        typer.echo(report_deal.solution_text(solution, value), nl=False)
+
+
+@app.command()
+def after(
+    cards: Annotated[str, typer.Argument(help="The final hand: 5 cards after an exchange or 6 after a sixth card.")],
+    up: UpOption,
+    thrown: ThrownOption = "",
+    dead: DeadOption = "",
+    rules: RulesOption = "russian",
+    as_json: JsonOption = False,
+) -> None:
+    """Bet or fold (and insure?) with the final hand, after an exchange or a sixth card."""
+    r = rules_mod.load(rules)
+    final = parse_cards(cards, count=(5, 6), what="hand")
+    value = evaluate(final, r)
+    b = bet_value(final, parse_card(up), r, parse_cards(thrown, what="thrown cards"),
+                  parse_cards(dead, what="dead cards"))
+    allowed = r.insurance and value.category >= r.insurance_category
+    if as_json:
+        typer.echo(json.dumps({**report_deal.bet_json(b), "decision": "bet" if b.ev > -1 else "fold"}, indent=1))
+    else:
+        typer.echo(report_deal.after_text(b, value, allowed), nl=False)
+
+
+@app.command()
+def buy(
+    cards: Annotated[str, typer.Argument(help="The player's final hand (5 or 6 cards).")],
+    dealer: Annotated[str, typer.Option("--dealer", "-d", help="The dealer's five cards.")],
+    thrown: ThrownOption = "",
+    dead: DeadOption = "",
+    rules: RulesOption = "russian",
+    as_json: JsonOption = False,
+) -> None:
+    """The dealer does not qualify: take the ante or buy the dealer a game?"""
+    d = buy_game(parse_cards(cards, count=(5, 6), what="hand"), parse_cards(dealer, count=5, what="dealer's hand"),
+                 rules_mod.load(rules), parse_cards(thrown, what="thrown cards"), parse_cards(dead, what="dead cards"))
+    typer.echo(json.dumps(report_deal.buy_json(d), indent=1) if as_json else report_deal.buy_text(d), nl=False)
 
 
 @rules_app.command("show")

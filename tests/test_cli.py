@@ -1,7 +1,7 @@
 import pytest
 from typer.testing import CliRunner
 
-from solver import __version__
+from solver import __version__, rules
 from solver.cli import app
 
 runner = CliRunner()
@@ -57,3 +57,45 @@ def test_rules_show():
     out = run("rules", "show", "caribbean")
     assert out.exit_code == 0
     assert 'ante_on_win = "paid"' in out.output and "fingerprint" in out.output
+
+
+def test_best_text_and_json():
+    out = run("best", "Jh Jd 8c 5s 2d", "--up", "Ks", "--rules", "russian")
+    assert out.exit_code == 0, out.output
+    assert "best: exchange 8c 5s 2d, keep Jh Jd" in out.output
+    assert out.output.count("exchange") >= 31 and "sixth card" in out.output
+    import json
+    from fractions import Fraction
+
+    data = json.loads(run("best", "Jh Jd 8c 5s 2d", "--up", "Ks", "--json").output)
+    assert data["best"]["action"] == "exchange" and data["best"]["throw"] == ["8c", "5s", "2d"]
+    assert len(data["options"]) == 34
+    evs = [Fraction(o["ev_exact"]) for o in data["options"]]
+    assert evs == sorted(evs, reverse=True)
+    assert abs(float(Fraction(data["bet"]["ev_exact"])) - 0.087109722095) < 1e-11
+    assert data["rules"]["fingerprint"] == rules.DEFAULT.fingerprint
+
+
+def test_after_and_buy():
+    out = run("after", "Jh Jd Jc 4h 2h", "--up", "Ks", "--thrown", "8c 5s 2d")
+    assert out.exit_code == 0 and "best: bet" in out.output and "insurance:" in out.output
+    out = run("buy", "Ts Td Tc 4h 4s", "--dealer", "Js 9h 7c 5d 2d")
+    assert out.exit_code == 0 and "best: buy a game" in out.output
+    out = run("buy", "Ts Td Tc 4h 4s", "--dealer", "Js Jh 7c 5d 2d")
+    assert out.exit_code == 2 and "dealer qualifies" in out.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("best", "As Ks Qd 7c 2h", "--up", "As"), "both the hand and the up-card"),
+        (("best", "As Ks Qd 7c", "--up", "9s"), "must have 5 cards"),
+        (("best", "As Ks Qd 7c 2h", "--up", "9x"), "'9x' is not a card"),
+        (("best", "As Ks Qd 7c 2h", "--up", "9s", "--dead", "Qd"), "dead cards"),
+        (("after", "As Ks Qd 7c 2h", "--up", "9s", "--thrown", "As"), "thrown cards"),
+        (("buy", "As Ks Qd 7c 2h", "--dealer", "9s 8s"), "must have 5 cards"),
+    ],
+)
+def test_bad_deal_input(args, message):
+    out = run(*args)
+    assert out.exit_code == 2 and message in out.output and "Traceback" not in out.output

@@ -1,0 +1,224 @@
+"""Exact EV of every option of one deal: fold, bet (with insurance), 31 exchanges, sixth card.
+
+Every EV is an exact ``Fraction`` of integer counts over every unseen card (RULES §3–§7); floats
+are for display only. The counting is done by the ``_dealer`` kernel; ``solver.reference.deal``
+enumerates card by card and is the judge in the tests.
+
+>>> from solver.cards import parse_cards, parse_card
+>>> s = solve(parse_cards("Jh Jd 8c 5s 2d"), parse_card("Ks"))
+>>> round(float(s.bet.ev), 12)
+0.087109722095
+>>> s.best.label
+'bet'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+
+from . import _brute, _dealer, _eval
+from .cards import Card, check_disjoint, format_cards
+from .category import AK, LABELS
+from .errors import InputError
+from .hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, paytable_array
+from .rules import DEFAULT, Rules
+
+
+@cache
+def _representatives() -> np.ndarray:
+    """One 5-card hand of each strength (rows indexed by strength)."""
+    hands = _eval.all_hands(5)
+    _, first = np.unique(_eval.evaluate(hands, False), return_index=True)
+    return np.ascontiguousarray(hands[first])
+
+
+@cache
+def payout_by_strength(rules: Rules) -> np.ndarray:
+    """P of a 5-card hand of each strength (for five cards P depends on the strength alone)."""
+    return _eval.payout(_representatives(), paytable_array(rules), rules.second_combination,
+                        rules.second_rule == "new_rank", False)
+
+
+def lowest_strength(category: int) -> int:
+    """The lowest strength of a category (N_STRENGTH past the top)."""
+    above = np.flatnonzero(STRENGTH_CATEGORY >= category)
+    return int(above[0]) if len(above) else N_STRENGTH
+
+
+def kernel_settings(rules: Rules) -> dict[str, int]:
+    """The rules as the kernels take them."""
+    return {
+        "qualifier": lowest_strength(rules.qualifier_category),
+        "win_extra": int(rules.ante_on_win == "paid"),
+        "buy_on": int(rules.buy_game),
+        "buy_fee": rules.buy_game_fee,
+        "redraws": rules.buy_redraws,
+        "buy_from": lowest_strength(AK),
+        "insurance_from": lowest_strength(rules.insurance_category) if rules.insurance else N_STRENGTH,
+        "insurance_max": 2 if rules.insurance_max == "payout" else 1,
+        "insurance_min": 1 if rules.insurance_min == "ante" else 2,
+        "tie_loses": int(rules.insurance_on_tie == "lost"),
+    }
+
+
+@dataclass(frozen=True)
+class BetValue:
+    """Betting a final hand: EV with the best insurance, its size, one unit's EV, EV without."""
+
+    ev: Fraction
+    no_insurance: Fraction
+    insurance_unit: Fraction
+    insurance_size: int
+    p_dealer_no_game: Fraction
+
+    @classmethod
+    def from_counts(cls, counts: Sequence[int], p: int, category: int, rules: Rules) -> BetValue:
+        n, win, tie, lose, nq, excess, den = (int(v) for v in counts)
+        win_pays = 2 * p + (1 if rules.ante_on_win == "paid" else 0)
+        no_insurance = Fraction(den * (win_pays * win - 3 * lose + nq) + excess, n * den)
+        unit = Fraction(nq - win - (tie if rules.insurance_on_tie == "lost" else 0), n)
+        high = 2 * p if rules.insurance_max == "payout" else p
+        low = 1 if rules.insurance_min == "ante" else 2
+        may = rules.insurance and category >= rules.insurance_category and high >= low
+        size = high if may and unit > 0 else 0
+        return cls(no_insurance + size * unit, no_insurance, unit, size, Fraction(nq, n))
+
+
+@dataclass(frozen=True)
+class Option:
+    """One first decision: ``fold``, ``bet``, ``sixth_card`` or ``exchange`` of ``throw``."""
+
+    action: str
+    ev: Fraction
+    throw: tuple[Card, ...] = ()
+
+    @property
+    def label(self) -> str:
+        if self.action == "exchange":
+            return f"exchange {format_cards(self.throw)}"
+        return self.action.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Every option of one deal, best first."""
+
+    hand: tuple[Card, ...]
+    up_card: Card
+    dead: tuple[Card, ...]
+    rules: Rules
+    bet: BetValue
+    options: tuple[Option, ...] = field(default_factory=tuple)
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    def option(self, action: str, throw: Sequence[Card] = ()) -> Option:
+        """The option of an action (and, for an exchange, the cards thrown, in any order)."""
+        for o in self.options:
+            if o.action == action and set(o.throw) == set(throw):
+                return o
+        raise KeyError(f"no option {action} {format_cards(throw)}".strip())
+
+    @property
+    def hand_label(self) -> str:
+        return LABELS[int(STRENGTH_CATEGORY[_eval.evaluate(np.asarray([self.hand], np.uint8), False)[0]])]
+
+
+def _check(hand: Sequence[Card], up_card: Card, dead: Sequence[Card]) -> None:
+    if len(hand) != 5:
+        raise InputError(f"the hand must have 5 cards, not {len(hand)}")
+    if len(dead) > 52 - 5 - 1 - 9:
+        raise InputError(f"too many dead cards ({len(dead)}): the exchange needs cards left in the deck")
+    check_disjoint([("hand", hand), ("up-card", [up_card]), ("dead cards", dead)])
+
+
+def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Sequence[Card] = ()) -> Solution:
+    """Exact EV of every option of a deal: 5 cards, the dealer's up-card, known dead cards."""
+    hand, dead = tuple(hand), tuple(dead)
+    _check(hand, up_card, dead)
+    paytable = paytable_array(rules)
+    p5 = payout_by_strength(rules)
+    raw = _dealer.solve(
+        np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_settings(rules),
+        p5, paytable, rules.second_combination, rules.second_rule == "new_rank",
+        rules.exchange_counts, rules.exchange_forces_bet, rules.sixth_card,
+    )
+    strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
+    bet = BetValue.from_counts(raw["bet"], int(p5[strength]), int(STRENGTH_CATEGORY[strength]), rules)
+    options = [Option("fold", Fraction(-1)), Option("bet", bet.ev)]
+    if rules.sixth_card:
+        num, den = raw["sixth"]
+        options.append(Option("sixth_card", -rules.sixth_card_fee + Fraction(num, den)))
+    for mask, (num, den) in raw["exchange"].items():
+        throw = tuple(c for i, c in enumerate(hand) if mask >> i & 1)
+        options.append(Option("exchange", -rules.exchange_fees[len(throw) - 1] + Fraction(num, den), throw))
+    # best first; among equal EVs the simpler action first (fold, bet, sixth card, fewer cards)
+    order = {"fold": 0, "bet": 1, "sixth_card": 2, "exchange": 3}
+    options.sort(key=lambda o: (-o.ev, order[o.action], len(o.throw), sorted(o.throw)))
+    return Solution(hand, up_card, dead, rules, bet, tuple(options))
+
+
+def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thrown: Sequence[Card] = (),
+              dead: Sequence[Card] = ()) -> BetValue:
+    """Betting a final hand of 5 cards (after an exchange) or 6 (after a sixth card).
+
+    ``thrown`` are the cards exchanged away (out of play). Compare ``ev`` with folding (−1).
+    """
+    final, thrown, dead = tuple(final), tuple(thrown), tuple(dead)
+    if len(final) not in (5, 6):
+        raise InputError(f"the final hand must have 5 or 6 cards, not {len(final)}")
+    check_disjoint([("hand", final), ("up-card", [up_card]), ("thrown cards", thrown), ("dead cards", dead)])
+    if 52 - len(final) - len(thrown) - len(dead) - 1 < 9:
+        raise InputError("too many known cards: the dealer and a buy need at least 9 unseen cards")
+    value = evaluate(final, rules)
+    known = np.asarray([*final, *thrown, *dead], np.uint8)
+    counts = _dealer.situation(np.asarray(final, np.uint8), up_card, known, kernel_settings(rules), value.payout)
+    return BetValue.from_counts(counts, value.payout, value.category, rules)
+
+
+@dataclass(frozen=True)
+class BuyDecision:
+    """The dealer does not qualify: take the ante (+1) or buy the dealer a game."""
+
+    take_ante: Fraction
+    buy: Fraction
+    p_dealer_qualifies: Fraction
+
+    @property
+    def should_buy(self) -> bool:
+        return self.buy > self.take_ante
+
+
+def buy_game(final: Sequence[Card], dealer: Sequence[Card], rules: Rules = DEFAULT,
+             thrown: Sequence[Card] = (), dead: Sequence[Card] = ()) -> BuyDecision:
+    """EV of taking the ante and of buying a game, seeing the dealer's five cards (RULES §7)."""
+    final, dealer, thrown, dead = tuple(final), tuple(dealer), tuple(thrown), tuple(dead)
+    if len(final) not in (5, 6):
+        raise InputError(f"the player's hand must have 5 or 6 cards, not {len(final)}")
+    if len(dealer) != 5:
+        raise InputError(f"the dealer's hand must have 5 cards, not {len(dealer)}")
+    check_disjoint([("hand", final), ("dealer's hand", dealer), ("thrown cards", thrown), ("dead cards", dead)])
+    if not rules.buy_game:
+        raise InputError(f"the rules {rules.name!r} do not allow buying a game")
+    settings = kernel_settings(rules)
+    dealer_strength = int(_eval.evaluate(np.asarray([dealer], np.uint8), False)[0])
+    if dealer_strength >= settings["qualifier"]:
+        raise InputError("the dealer qualifies: there is no game to buy")
+    value = evaluate(final, rules)
+    if value.category < AK:
+        raise InputError("buying a game needs a hand of AK or better")
+    known = {*final, *dealer, *thrown, *dead}
+    stub = np.asarray([c for c in range(52) if c not in known], np.uint8)
+    num, den = _brute.buy_game(np.asarray(dealer, np.uint8), stub, value.strength, value.payout,
+                               settings["qualifier"], settings["win_extra"], rules.buy_redraws)
+    # the chance to qualify: the same draw with every qualifying outcome worth 1
+    q_num, _ = _brute.buy_game(np.asarray(dealer, np.uint8), stub, N_STRENGTH, 0,
+                               settings["qualifier"], 1, rules.buy_redraws)
+    return BuyDecision(Fraction(1), -rules.buy_game_fee + Fraction(num, den), Fraction(q_num, den))

@@ -1,0 +1,230 @@
+"""The fast solver against the literal brute-force reference and the independent vectors.
+
+The solver and the reference both give exact fractions: they must be equal, not just close.
+"""
+
+import json
+import random
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import rules
+from solver.cards import parse_card, parse_cards
+from solver.deal import bet_value, buy_game, solve
+from solver.errors import InputError
+from solver.reference import deal as ref
+from solver.reference import hand as ref_hand
+
+VECTORS = json.loads((Path(__file__).resolve().parents[2] / "shared" / "vectors" / "deals.json").read_text()) \
+    if (Path(__file__).resolve().parents[2] / "shared" / "vectors" / "deals.json").exists() else []
+R = rules.DEFAULT
+SMALL = R.replace(exchange_max=1)  # the fast solver restricted to the options compared here
+
+
+def deal(text: str, up: str):
+    return parse_cards(text, count=5), parse_card(up)
+
+
+def check_against_reference(hand, up, r, dead=(), throws=1):
+    """Bet, sixth card and the first ``throws`` one-card exchanges: exactly the reference's."""
+    fast = solve(hand, up, r.replace(exchange_max=1) if r.exchange else r, dead)
+    assert fast.bet.ev == ref.bet(hand, up, r, dead)
+    if r.sixth_card:
+        assert fast.option("sixth_card").ev == ref.sixth_card(hand, up, r, dead)
+    if r.exchange:
+        for throw in combinations(hand[:throws], 1):
+            assert fast.option("exchange", throw).ev == ref.exchange(hand, up, throw, r, dead), throw
+    return fast
+
+
+@pytest.mark.skipif(not VECTORS, reason="shared/vectors not beside the project")
+@pytest.mark.parametrize("v", VECTORS, ids=lambda v: f"{v['hand']}|{v['up']}")
+def test_independent_vectors(v):
+    """Exact EVs from an independent program, printed to 12 decimals (their floats carry ~1e-11)."""
+    hand, up = deal(v["hand"], v["up"])
+    s = solve(hand, up, SMALL)
+    assert float(s.bet.ev) == pytest.approx(v["bet"], abs=1e-10)
+    assert float(s.bet.p_dealer_no_game) == pytest.approx(v["p_dealer_no_game"], abs=1e-11)
+    assert float(s.option("sixth_card").ev) == pytest.approx(v["sixth_card"], abs=1e-10)
+    for card, ev in v["exchange"].items():
+        assert float(s.option("exchange", [parse_card(card)]).ev) == pytest.approx(ev, abs=1e-10)
+    assert s.bet.ev == ref.bet(hand, up, R)
+    assert s.options[0].ev == max(o.ev for o in s.options)
+    assert len(s.options) == 2 + 1 + 5
+
+
+def random_deals(n, seed):
+    rng = random.Random(seed)
+    for _ in range(n):
+        cards = rng.sample(range(52), 6)
+        yield tuple(cards[:5]), cards[5]
+
+
+@pytest.mark.parametrize("hand, up", list(random_deals(2, seed=2026)))
+def test_random_deals_bet_sixth_and_one_card_exchanges(hand, up):
+    check_against_reference(hand, up, R, throws=2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hand, up", list(random_deals(10, seed=99)))
+def test_more_random_deals_slow(hand, up):
+    check_against_reference(hand, up, R, throws=5)
+
+
+@pytest.mark.parametrize(
+    "text, up, why",
+    [
+        ("Ah Kh Qh Jh 2c", "Th", "four to a royal, the up-card holds the royal's last card"),
+        ("Ah Kh Qh Jh 2c", "3s", "four to a royal"),
+        ("9c 9d 5h 5s Kc", "9s", "pair matching the up-card"),
+        ("Ah Kh 9h 6h 2h", "4c", "a flush: the sixth card can make six suited cards"),
+        ("7s 8s 9s Ts Js", "2s", "straight flush, up-card of its suit"),
+        ("Ac Ad Ah Kc Kd", "As", "full house of aces, the fourth ace up"),
+    ],
+)
+def test_special_deals(text, up, why):
+    hand, u = deal(text, up)
+    check_against_reference(hand, u, R)
+
+
+def test_dead_cards():
+    hand, up = deal("Qs Qh 8d 4c 3c", "Kd")
+    dead = parse_cards("Ks Kh 2d Qc 9c 8c 7c 6c 5c")
+    fast = check_against_reference(hand, up, R, dead)
+    assert fast.bet.ev != solve(hand, up, SMALL).bet.ev  # the dead cards matter
+
+
+VARIANTS = {
+    "redraws_0": R.replace(buy_redraws=0),
+    "redraws_3": R.replace(buy_redraws=3),
+    "insurance_tie_returned": R.replace(insurance_on_tie="returned"),
+    "insurance_half": R.replace(insurance_max="half_payout", insurance_min="bet"),
+    "new_rank": R.replace(second_rule="new_rank"),
+    "second_off": R.replace(second_combination=False),
+    "ante_paid": R.replace(ante_on_win="paid"),
+    "qualifier_pair": R.replace(dealer_qualifier="pair"),
+    "buy_off": R.replace(buy_game=False),
+    "insurance_off": R.replace(insurance=False),
+    "fees": R.replace(exchange_fees=(2, 1, 1, 1, 1), sixth_card_fee=2, buy_game_fee=2),
+    "paytable": R.replace(paytable=(0, 1, 1, 3, 4, 6, 8, 10, 25, 60, 250)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_rule_variants(name):
+    r = VARIANTS[name]
+    hand, u = deal("Ts Td Tc 4h 4s", "Th")
+    check_against_reference(hand, u, r)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_rule_variants_more_deals_slow(name):
+    for text, up in [("Ac Kc 9c 4c 2h", "7d"), ("Ah Ad Kc 8s 9d", "Kh"), ("5h 6h 7h 8h 2c", "9h")]:
+        hand, u = deal(text, up)
+        check_against_reference(hand, u, VARIANTS[name], throws=5)
+
+
+def test_caribbean_has_fold_and_bet_only():
+    hand, up = deal("Ac Kc 9c 4c 2h", "7d")
+    c = rules.preset("caribbean")
+    s = solve(hand, up, c)
+    assert {o.action for o in s.options} == {"fold", "bet"}
+    assert s.bet.ev == ref.bet(hand, up, c)
+
+
+def test_oasis_fees_and_forced_bet():
+    hand, up = deal("Qs Jd 8d 4c 3c", "Kd")
+    o = rules.preset("oasis")
+    s = solve(hand, up, o.replace(exchange_max=2))
+    for throw in [hand[4:], hand[3:]]:
+        assert s.option("exchange", throw).ev == ref.exchange(hand, up, throw, o)
+    # switching five forces the bet: the 5-card option equals -1 plus the average bet, never floored
+    forced = solve(hand, up, o.replace(exchange_min=5, exchange_max=5)).option("exchange", hand).ev
+    free = solve(hand, up, o.replace(exchange_min=5, exchange_max=5, exchange_forces_bet=())).option("exchange", hand).ev
+    assert forced < free
+
+
+@settings(max_examples=25, deadline=None)
+@given(cards=st.lists(st.integers(0, 51), min_size=6, max_size=6, unique=True),
+       redraws=st.sampled_from([0, 1, 3]), qualifier=st.sampled_from(["ak", "pair"]))
+def test_bet_matches_reference_property(cards, redraws, qualifier):
+    r = R.replace(buy_redraws=redraws, dealer_qualifier=qualifier, exchange=False, sixth_card=False)
+    hand, up = tuple(cards[:5]), cards[5]
+    assert solve(hand, up, r).bet.ev == ref.bet(hand, up, r)
+
+
+def test_two_card_exchange_against_reference():
+    hand, up = deal("Jh Jd 8c 5s 2d", "Ks")
+    s = solve(hand, up, R.replace(exchange_min=2, exchange_max=2, sixth_card=False))
+    throw = parse_cards("5s 2d")
+    assert s.option("exchange", throw).ev == ref.exchange(hand, up, throw, R)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hand, up", list(random_deals(2, seed=7)))
+def test_two_card_exchanges_slow(hand, up):
+    s = solve(hand, up, R.replace(exchange_min=2, exchange_max=2, sixth_card=False))
+    for throw in combinations(hand, 2):
+        assert s.option("exchange", throw).ev == ref.exchange(hand, up, throw, R)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k, text, up", [(3, "Ac Kd 9c 4c 2h", "7d"), (3, "Ts Td 8c 4h 3s", "Th"),
+                                          (4, "Ks 9d 6c 4h 2s", "Kh"), (5, "Qs Jd 8d 4c 3c", "Kd")])
+def test_big_exchanges_buy_off_slow(k, text, up):
+    hand, u = deal(text, up)
+    r = R.replace(buy_game=False, exchange_min=k, exchange_max=k, sixth_card=False)
+    throw = hand[:k]
+    assert solve(hand, u, r).option("exchange", throw).ev == ref.exchange(hand, u, throw, r)
+
+
+def test_after_exchange_and_sixth_card():
+    up = parse_card("Ks")
+    thrown = parse_cards("8c 5s 2d")
+    final = parse_cards("Jh Jd Jc 4h 2h")
+    b = bet_value(final, up, R, thrown)
+    deck = ref.unseen([*final, up, *thrown])
+    expected = ref.bet_values(final, up, deck, R)
+    assert b.ev == expected["ev"] and b.insurance_size == expected["size"]
+    six = parse_cards("Jh Jd 8c 5s 2d Jc")
+    assert bet_value(six, up, R).ev == ref.bet_values(six, up, ref.unseen([*six, up]), R)["ev"]
+
+
+def test_buy_game_literal():
+    final = parse_cards("Ts Td Tc 4h 4s")
+    dealer = parse_cards("Js 9h 7c 5d 2d")
+    d = buy_game(final, dealer, R)
+    # by hand: the dealer throws the Js, keeps 9h 7c 5d 2d and draws from the 42 other cards
+    stub = [c for c in range(52) if c not in (*final, *dealer)]
+    player = ref_hand.best_strength(final)
+    total = Fraction(0)
+    for c in stub:
+        hand = [*dealer[1:], c]
+        s = ref_hand.strength(hand)
+        if s[0] >= 1:
+            total += 14 if player > s else (0 if player == s else -3)
+        elif c >> 2 == dealer[0] >> 2:
+            rest = [x for x in stub if x != c]
+            for c2 in rest:
+                s2 = ref_hand.strength([*dealer[1:], c2])
+                if s2[0] >= 1:
+                    total += Fraction(14 if player > s2 else (0 if player == s2 else -3), len(rest))
+    assert d.buy == -1 + total / len(stub)
+    assert d.should_buy
+    with pytest.raises(InputError, match="dealer qualifies"):
+        buy_game(final, parse_cards("Js Jh 7c 5d 2d"), R)
+    with pytest.raises(InputError, match="AK or better"):
+        buy_game(parse_cards("Qs 8d 6c 4h 3s"), dealer, R)
+
+
+def test_bad_deals():
+    with pytest.raises(InputError, match="both the hand and the up-card"):
+        solve(parse_cards("As Ks Qd 7c 2h"), parse_card("As"))
+    with pytest.raises(InputError, match="dead cards"):
+        solve(parse_cards("As Ks Qd 7c 2h"), parse_card("9s"), R, parse_cards("Qd"))
