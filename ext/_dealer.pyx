@@ -24,7 +24,7 @@ cdef extern from *:
 DEF N_MULTI = 1820      # multisets of four ranks
 DEF N_DISTINCT = 715    # sets of four distinct ranks
 DEF MAX_FLUSH = 495     # four-card subsets of the 12 unseen cards of one suit
-DEF MAX_SLOTS = 64
+DEF MAX_SLOTS = 2048
 
 cdef int BINOM[6][6]
 cdef uint8_t MS_RANK[N_MULTI][4]      # the four ranks, ascending
@@ -94,6 +94,7 @@ cdef struct Deal:
     uint16_t ds_qual[N_DISTINCT]      # ranks whose draw after a buy qualifies (suits aside)
     int ds_smax[N_DISTINCT]           # the best such draw's strength
     int ds_top[N_DISTINCT]            # the rank the dealer throws when buying
+    uint8_t ds_rank[N_DISTINCT][4]    # the four hidden ranks
 
 
 cdef struct Filter:
@@ -205,6 +206,11 @@ cdef void _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qua
             while not (((DS_MASK[i] | (1 << D.rho)) >> top) & 1):
                 top -= 1
             D.ds_top[n] = top
+            j = 0
+            for r in range(13):
+                if (DS_MASK[i] >> r) & 1:
+                    D.ds_rank[n][j] = r
+                    j += 1
             kept_key = _key_of_mask((DS_MASK[i] | (1 << D.rho)) & ~(1 << top))
             D.ds_qual[n] = 0
             D.ds_smax[n] = -1
@@ -272,93 +278,146 @@ cdef int64_t _buy_class(int64_t S, int64_t c, int64_t m, int redraws) noexcept n
     return S * falling(m - 1, redraws) + c * _buy_class(S, c - 1, m - 1, redraws - 1)
 
 
-cdef void _buy_bounds(const Deal* D, const int* a, int* qualifying) noexcept nogil:
-    # For each rank set: the stub cards whose draw after a buy qualifies, suits aside. It depends
-    # on the deck, not on the player's hand, so it is computed once per rank multiset of new cards.
-    cdef int i, r, q
-    cdef uint16_t h
+cdef struct BuyOrder:
+    # The non-qualifying rank sets of the dealer for one deck, best qualifying chance first.
+    int n
+    int idx[N_DISTINCT]
+    int q[N_DISTINCT]             # stub cards after which the dealer qualifies, suits aside
+    int64_t qmax[N_DISTINCT]      # numerator of the best chance to qualify, flush draws included
+
+
+cdef void _buy_order(const Deal* D, const Settings* st, const int* a, const uint16_t* ys, int ysize,
+                     BuyOrder* o) noexcept nogil:
+    # Depends on the deck only (not on the player's hand): once per rank multiset of new cards.
+    # The bound is g[c] (q + outs), c <= 4 redraw cards and q + outs <= 47 cards: a bucket sort.
+    cdef int i, j, r, q, top, tau, best_outs, n = 0, m = ysize - 4, key, best
+    cdef uint16_t h, lower
+    cdef int64_t g[5]
+    cdef int cls_key[N_DISTINCT]
+    cdef int cls_q[N_DISTINCT]
+    cdef int cls_i[N_DISTINCT]
+    cdef int start[5 * 48 + 1]
+    cdef int64_t value[5 * 48]
+    cdef int rank_of_key[5 * 48]
+    cdef int by_value[5 * 48]
+    for r in range(5):
+        g[r] = _buy_class(1, r, m, st.redraws)
     for i in range(D.n_ds):
+        if D.ds_strength[i] >= st.qualifier:
+            continue
+        if not (a[D.ds_rank[i][0]] and a[D.ds_rank[i][1]] and a[D.ds_rank[i][2]] and a[D.ds_rank[i][3]]):
+            continue  # a rank the deck no longer has: no dealer hand of this shape
         h = D.ds_mask[i]
         q = 0
         for r in range(13):
             if (D.ds_qual[i] >> r) & 1:
                 q += a[r] - ((h >> r) & 1)
-        qualifying[i] = q
+        top = D.ds_top[i]
+        best_outs = 0
+        if top != D.rho:
+            lower = h & ~(1 << top)
+            if (ys[D.sigma] & lower) == lower:
+                best_outs = _popcount(ys[D.sigma] & ~lower)
+        else:
+            for tau in range(4):
+                if tau != D.sigma and (ys[tau] & h) == h:
+                    best_outs = max(best_outs, _popcount(ys[tau] & ~h))
+        cls_key[n] = (a[top] - ((h >> top) & 1)) * 48 + q + best_outs
+        cls_q[n] = q
+        cls_i[n] = i
+        n += 1
+    # order the possible keys by their bound, largest first: within one c the bound falls with
+    # q + outs, so a merge of the five runs
+    cdef int head[5]
+    for key in range(5 * 48):
+        value[key] = g[key // 48] * (key % 48)
+    for r in range(5):
+        head[r] = 47
+    for j in range(5 * 48):
+        best = -1
+        for r in range(5):
+            if head[r] >= 0 and (best < 0 or value[r * 48 + head[r]] > value[best * 48 + head[best]]):
+                best = r
+        by_value[j] = best * 48 + head[best]
+        head[best] -= 1
+    for j in range(5 * 48):
+        rank_of_key[by_value[j]] = j
+    for j in range(5 * 48 + 1):
+        start[j] = 0
+    for i in range(n):
+        start[rank_of_key[cls_key[i]] + 1] += 1
+    for j in range(5 * 48):
+        start[j + 1] += start[j]
+    for i in range(n):
+        j = start[rank_of_key[cls_key[i]]]
+        start[rank_of_key[cls_key[i]]] += 1
+        o.idx[j] = cls_i[i]
+        o.q[j] = cls_q[i]
+        o.qmax[j] = value[cls_key[i]]
+    o.n = n
 
 
 cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
-                         int ysize, int player, int p, const int* qualifying) noexcept nogil:
+                         int ysize, int player, int p, const BuyOrder* order,
+                         bint other_suits) noexcept nogil:
     """Sum over non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1).
 
-    E[buy] is at most best_pay times the chance to qualify after the buy: rank sets where that
-    cannot beat taking the ante are skipped before any card is looked at.
+    Without ``other_suits``, a dealer that throws the up-card and holds four hidden cards of
+    another suit counts as having no flush draw; _other_suit_delta adds the difference.
+
+    E[buy] is at most best_pay times the chance to qualify after the buy. ``order`` (from
+    _buy_order, for this deck or a superset of it) lists the rank sets by that chance, so the
+    loop stops at the first set where even winning every time could not beat taking the ante.
     """
     cdef const EvalTables* t = tables()
-    cdef int i, r, top, tau, sigma = D.sigma, rho = D.rho
+    cdef int i, j, r, top, tau, sigma = D.sigma, rho = D.rho
     cdef int m = ysize - 4
     cdef int64_t den = falling(m, st.redraws + 1)
     cdef int64_t threshold = (st.buy_fee + 1) * den
-    cdef int64_t total = 0, count, flush, fd, plain, S, c, v, q, n_outs
+    cdef int64_t total = 0, count, flush, fd, plain, S, c, v, q, n_outs, gc
     cdef int64_t best_pay = 2 * p + st.win_extra
     cdef uint16_t h, kept, outs, lower
-    cdef uint32_t kept_key
-    cdef int z[13]
     cdef int64_t vnf[13]
-    cdef int qbuf[N_DISTINCT]
-    cdef bint plain_ok, fd_ok, need_values
-    if qualifying == NULL:
-        _buy_bounds(D, a, qbuf)
-        qualifying = qbuf
-    for i in range(D.n_ds):
-        if D.ds_strength[i] >= st.qualifier:
-            continue
+    cdef int64_t g[5]
+    cdef BuyOrder* own = NULL
+    cdef bint plain_ok, fd_ok
+    # E[buy] is linear in S, the sum over the non-redraw draws: E = S g[c], c redraw cards
+    for r in range(5):
+        g[r] = _buy_class(1, r, m, st.redraws)
+    if order == NULL:
+        own = <BuyOrder*> malloc(sizeof(BuyOrder))
+        _buy_order(D, st, a, ys, ysize, own)
+        order = own
+    for j in range(order.n):
+        if best_pay * order.qmax[j] <= threshold:
+            break
+        i = order.idx[j]
         h = D.ds_mask[i]
         top = D.ds_top[i]
-        q = qualifying[i]
+        q = order.q[j]
         c = a[top] - ((h >> top) & 1)
-        plain_ok = best_pay * _buy_class(q, c, m, st.redraws) > threshold
+        gc = g[c]
+        plain_ok = best_pay * q * gc > threshold
         # flush draws: the up-card kept with three hidden cards of its suit, or thrown with four
         # hidden cards of another suit; the most outs they can have bounds them too
         fd_ok = False
         if top != rho:
             lower = h & ~(1 << top)
             if (ys[sigma] & lower) == lower:
-                n_outs = _popcount(ys[sigma] & ~lower)
-                fd_ok = best_pay * _buy_class(q + n_outs, c, m, st.redraws) > threshold
-        else:
+                fd_ok = best_pay * (q + _popcount(ys[sigma] & ~lower)) * gc > threshold
+        elif other_suits:
             for tau in range(4):
                 if tau != sigma and (ys[tau] & h) == h:
-                    n_outs = _popcount(ys[tau] & ~h)
-                    if best_pay * _buy_class(q + n_outs, c, m, st.redraws) > threshold:
+                    if best_pay * (q + _popcount(ys[tau] & ~h)) * gc > threshold:
                         fd_ok = True
         if not plain_ok and not fd_ok:
             continue
-        count = 1
-        flush = 1
-        for r in range(13):
-            if (h >> r) & 1:
-                count *= a[r]
-                flush &= (ys[sigma] >> r) & 1
+        count = (<int64_t> a[D.ds_rank[i][0]]) * a[D.ds_rank[i][1]] * a[D.ds_rank[i][2]] * a[D.ds_rank[i][3]]
         if count == 0:
             continue
+        flush = (h & ys[sigma]) == h
         kept = (h | (1 << rho)) & ~(1 << top)
-        for r in range(13):
-            z[r] = a[r] - ((h >> r) & 1)
-        if player > D.ds_smax[i]:
-            # the player beats every draw that qualifies without a flush
-            S = best_pay * q
-            need_values = fd_ok
-        else:
-            S = -1
-            need_values = True
-        if need_values:
-            kept_key = _key_of_mask(kept)
-            v = 0
-            for r in range(13):
-                if r != top:
-                    vnf[r] = _out_value(st, t.rank_table[kept_key + RK[r]], player, p)
-                    v += z[r] * vnf[r]
-            S = v
+        S = _draw_values(D, st, t, i, a, q, player, p, vnf)
         plain = count - flush
         if top != rho:
             fd = 0
@@ -369,19 +428,83 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
                 plain -= fd
                 if fd_ok:
                     outs = ys[sigma] & ~lower  # the thrown card is of another suit
-                    total += fd * _flush_draw(st, t, kept, outs, top, S, c, vnf, m, threshold, player, p)
-        else:
+                    total += fd * _flush_draw(st, t, kept, outs, top, S, c, vnf, g, threshold, player, p)
+        elif other_suits:
             for tau in range(4):
                 if tau == sigma or (ys[tau] & h) != h:
                     continue
                 plain -= 1
                 if fd_ok:
                     outs = ys[tau] & ~h
-                    total += _flush_draw(st, t, kept, outs, top, S, c, vnf, m, threshold, player, p)
+                    total += _flush_draw(st, t, kept, outs, top, S, c, vnf, g, threshold, player, p)
         if plain > 0 and plain_ok:
-            v = _buy_class(S, c, m, st.redraws) - threshold
+            v = S * gc - threshold
             if v > 0:
                 total += plain * v
+    if own != NULL:
+        free(own)
+    return total
+
+
+cdef inline int64_t _draw_values(const Deal* D, const Settings* st, const EvalTables* t, int i,
+                                 const int* a, int64_t q, int player, int p, int64_t* vnf) noexcept nogil:
+    # The value of each draw rank after a buy against rank set i (suits aside) into vnf, and S,
+    # their sum over the stub's cards of ranks other than the thrown one.
+    cdef int r, top = D.ds_top[i]
+    cdef uint16_t h = D.ds_mask[i]
+    cdef int64_t best_pay = 2 * p + st.win_extra, S = 0
+    cdef uint32_t kept_key
+    if player > D.ds_smax[i]:
+        # the player beats every draw that qualifies without a flush: each is worth best_pay
+        for r in range(13):
+            vnf[r] = best_pay if (D.ds_qual[i] >> r) & 1 else 0
+        return best_pay * q
+    kept_key = _key_of_mask((h | (1 << D.rho)) & ~(1 << top))
+    for r in range(13):
+        if r != top:
+            vnf[r] = _out_value(st, t.rank_table[kept_key + RK[r]], player, p)
+            S += (a[r] - ((h >> r) & 1)) * vnf[r]
+    return S
+
+
+cdef int64_t _other_suit_delta(const Deal* D, const Settings* st, const int* a, uint16_t ys_tau,
+                               int ysize, int player, int p, const BuyOrder* order) noexcept nogil:
+    """What flush draws in one suit other than the up-card's add to _buy_excess(other_suits=0).
+
+    ``ys_tau``: the unseen cards of that suit. A dealer that throws the up-card and holds four
+    hidden cards of that suit draws to a flush: its excess is that of the flush draw, not the
+    plain one.
+    """
+    cdef const EvalTables* t = tables()
+    cdef int i, j, r, top
+    cdef int m = ysize - 4
+    cdef int64_t den = falling(m, st.redraws + 1)
+    cdef int64_t threshold = (st.buy_fee + 1) * den
+    cdef int64_t total = 0, S, c, q, v, gc
+    cdef int64_t best_pay = 2 * p + st.win_extra
+    cdef uint16_t h, kept, outs
+    cdef int64_t vnf[13]
+    cdef int64_t g[5]
+    for r in range(5):
+        g[r] = _buy_class(1, r, m, st.redraws)
+    for j in range(order.n):
+        if best_pay * order.qmax[j] <= threshold:
+            break
+        i = order.idx[j]
+        top = D.ds_top[i]
+        h = D.ds_mask[i]
+        if top != D.rho or (ys_tau & h) != h:
+            continue
+        outs = ys_tau & ~h
+        q = order.q[j]
+        c = a[top]
+        gc = g[c]
+        if best_pay * (q + _popcount(outs)) * gc <= threshold:
+            continue  # neither the plain hand nor the flush draw beats taking the ante
+        S = _draw_values(D, st, t, i, a, q, player, p, vnf)
+        kept = h  # the up-card is thrown: the dealer keeps its four hidden cards
+        v = S * gc - threshold
+        total += _flush_draw(st, t, kept, outs, top, S, c, vnf, g, threshold, player, p) - (v if v > 0 else 0)
     return total
 
 
@@ -394,7 +517,7 @@ cdef inline int _popcount(unsigned int x) noexcept nogil:
 
 
 cdef inline int64_t _flush_draw(const Settings* st, const EvalTables* t, uint16_t kept, uint16_t outs,
-                                int top, int64_t S, int64_t c, const int64_t* vnf, int m,
+                                int top, int64_t S, int64_t c, const int64_t* vnf, const int64_t* g,
                                 int64_t threshold, int player, int p) noexcept nogil:
     # the outs of the kept cards' suit make a flush (or straight flush) instead
     cdef int r
@@ -406,19 +529,14 @@ cdef inline int64_t _flush_draw(const Settings* st, const EvalTables* t, uint16_
             else:
                 S -= vnf[r]
             S += _out_value(st, t.flush_table[kept | (1 << r)], player, p)
-    v = _buy_class(S, c, m, st.redraws) - threshold
+    v = S * g[c] - threshold
     return v if v > 0 else 0
-
-
-cdef struct Final:
-    # what a final hand's value needs besides the deck
-    int strength
-    int p
 
 
 cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
                     const int* a, const uint16_t* ys, int ysize, int player, int p,
-                    int64_t nq, int64_t n, int64_t den, int64_t* counts, const int* bound) noexcept nogil:
+                    int64_t nq, int64_t n, int64_t den, int64_t* counts, const BuyOrder* order,
+                    bint other_suits=True) noexcept nogil:
     """Numerator over n * den of betting a final hand, with the best insurance."""
     cdef int64_t win = 0, tie = 0, lose, below, upto, excess = 0, e, value
     if player >= st.qualifier:
@@ -430,7 +548,7 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
     else:
         lose = n - nq
     if st.buy_on and player >= st.buy_from and 2 * p + st.win_extra > st.buy_fee + 1:
-        excess = _buy_excess(D, st, a, ys, ysize, player, p, bound)
+        excess = _buy_excess(D, st, a, ys, ysize, player, p, order, other_suits)
     value = den * ((2 * p + st.win_extra) * win - 3 * lose + nq) + excess
     if player >= st.insurance_from and st.insurance_max * p >= st.insurance_min:
         e = nq - win - (tie if st.tie_loses else 0)
@@ -468,66 +586,110 @@ cdef struct Ctx:
     int64_t* pref
     Filter* slots
     int n_slots
+    Filter** filter_of         # by sigmask (13 bits)
     int new[5]
     int n_new
     uint16_t ys[4]
     int n_masks
-    int masks[10]
+    int masks[10]              # the discard masks of k cards
+    int player[10]             # each one's strength when the new cards make no flush
     int128* acc
     int64_t outcomes
-    int* bound
-    int bounds_ready
+    BuyOrder* order
+    int order_ready
+    int card_by_card           # every outcome card by card (the check of the grouped sums)
+    int n_unsafe               # (sigmask, discard masks) left to the card-by-card path
+    int unsafe_sig[64]
+    int unsafe_masks[64]
 
 
 cdef Filter* _slot(Ctx* x, int sigmask) noexcept nogil:
-    cdef int i
-    for i in range(x.n_slots):
-        if x.slots[i].sigmask == sigmask:
-            return &x.slots[i]
-    _filter(x.D, sigmask, &x.slots[x.n_slots])
-    x.n_slots += 1
-    return &x.slots[x.n_slots - 1]
+    # the dealer flushes left when the new cards of the up suit are sigmask: they depend on
+    # sigmask alone, so they are kept for the whole deal (at most 1,586 sets of <= 5 ranks)
+    cdef Filter* f = x.filter_of[sigmask]
+    if f == NULL:
+        if x.n_slots == MAX_SLOTS:
+            x.n_slots = 0
+            for i in range(8192):
+                x.filter_of[i] = NULL
+        f = &x.slots[x.n_slots]
+        x.n_slots += 1
+        _filter(x.D, sigmask, f)
+        x.filter_of[sigmask] = f
+    return f
 
 
-cdef void _leaf(Ctx* x) noexcept nogil:
+cdef void _need_order(Ctx* x) noexcept nogil:
+    # the buy bounds of this rank multiset, from the deck with every new card's suit still in:
+    # a superset of every outcome's deck, so the bounds hold for all of them
+    if not x.order_ready:
+        _buy_order(x.D, x.st, x.a, x.D.ys0, x.ysize, x.order)
+        x.order_ready = 1
+
+
+cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
+    # The exact value of one exchange outcome (the new cards given card by card).
+    cdef int i, sigmask = 0
+    cdef uint16_t ys[4]
+    for i in range(4):
+        ys[i] = x.D.ys0[i]
+    for i in range(n_new):
+        ys[new[i] & 3] &= ~(1 << (new[i] >> 2))
+        if (new[i] & 3) == x.D.sigma:
+            sigmask |= 1 << (new[i] >> 2)
+    cdef Filter* f = _slot(x, sigmask)
+    cdef int p = x.p5[player]
+    if x.st.buy_on and player >= x.st.buy_from:
+        _need_order(x)
+    return _value(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, p,
+                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, x.order, True)
+
+
+cdef inline int64_t _floor(Ctx* x, int64_t v) noexcept nogil:
+    # after the exchange the player folds (-1) rather than bet worse, unless the bet is forced
+    cdef int64_t floor = -x.n * x.den
+    return v if x.forced or v >= floor else floor
+
+
+cdef void _final_cards(Ctx* x, int mask, const int* new, int* cards) noexcept nogil:
+    # the kept cards of the hand, then the new ones
+    cdef int j, k = 0
+    for j in range(5):
+        if not (mask >> j) & 1:
+            cards[k] = x.hand[j]
+            k += 1
+    for j in range(x.k):
+        cards[k + j] = new[j]
+
+
+cdef void _fallback_leaf(Ctx* x) noexcept nogil:
+    # card by card, for the (sigmask, discard mask) pairs where the fold floor may bind
     cdef const EvalTables* t = tables()
-    cdef int i, j, sigmask = 0, player, p, mask, k
+    cdef int i, j, u, sigmask = 0, player
     cdef int cards[5]
-    cdef int64_t nq, v, floor
     for i in range(x.n_new):
         if (x.new[i] & 3) == x.D.sigma:
             sigmask |= 1 << (x.new[i] >> 2)
-    cdef Filter* f = _slot(x, sigmask)
-    nq = _L(x.D, x.pref, f, x.st.qualifier)
-    floor = -x.n * x.den
-    x.outcomes += 1
-    for i in range(x.n_masks):
-        mask = x.masks[i]
-        k = 0
-        for j in range(5):
-            if not (mask >> j) & 1:
-                cards[k] = x.hand[j]
-                k += 1
-        for j in range(x.n_new):
-            cards[k + j] = x.new[j]
-        player = eval5(t, cards[0], cards[1], cards[2], cards[3], cards[4])
-        p = x.p5[player]
-        if not x.bounds_ready and x.st.buy_on:
-            _buy_bounds(x.D, x.a, x.bound)
-            x.bounds_ready = 1
-        v = _value(x.D, x.st, x.pref, f, x.a, x.ys, x.ysize, player, p, nq, x.n, x.den, NULL, x.bound)
-        if not x.forced and v < floor:
-            v = floor
-        x.acc[mask] += v
+    for u in range(x.n_unsafe):
+        if x.unsafe_sig[u] != sigmask:
+            continue
+        for i in range(x.n_masks):
+            if not (x.unsafe_masks[u] >> i) & 1:
+                continue
+            _final_cards(x, x.masks[i], x.new, cards)
+            player = eval5(t, cards[0], cards[1], cards[2], cards[3], cards[4])
+            if player != x.player[i]:
+                continue  # a flush: counted with the flush outcomes
+            x.acc[x.masks[i]] += _floor(x, _outcome_value(x, x.new, x.n_new, player))
 
 
 cdef void _suits(Ctx* x, int r) noexcept nogil:
-    # choose the suits of the new cards of rank r, r + 1, ...
-    cdef int need, suits, sub, s, bits, i
+    # choose the suits of the new cards of rank r, r + 1, ... (card-by-card path)
+    cdef int need, suits, sub, s, bits
     while r < 13 and x.mult[r] == 0:
         r += 1
     if r == 13:
-        _leaf(x)
+        _fallback_leaf(x)
         return
     need = x.mult[r]
     suits = 0
@@ -544,24 +706,221 @@ cdef void _suits(Ctx* x, int r) noexcept nogil:
             if (sub >> s) & 1:
                 x.new[x.n_new] = 4 * r + s
                 x.n_new += 1
-                x.ys[s] &= ~(1 << r)
         _suits(x, r + 1)
-        for s in range(4):
-            if (sub >> s) & 1:
-                x.n_new -= 1
-                x.ys[s] |= 1 << r
+        x.n_new -= need
+
+
+cdef inline int64_t _ways(int avail, int need) noexcept nogil:
+    return BINOM[avail][need] if 0 <= need <= avail else 0
+
+
+cdef void _multiset(Ctx* x) noexcept nogil:
+    """Every exchange outcome whose new cards have the rank multiset x.mult, for every discard.
+
+    Outcomes are grouped by the ranks of their new cards of the up-card's suit (sigmask): the
+    non-flush outcomes of a group share the player's strength and the dealer's counts, and
+    differ only in the buy's flush draws in the other suits, which add up suit by suit (D_tau,
+    by the ranks taken from that suit). Where the fold floor cannot bind, the group's sum is
+    exact from these parts and the numbers of outcomes; elsewhere, and for the outcomes that
+    make the player a flush, the outcomes are taken card by card.
+    """
+    cdef const EvalTables* t = tables()
+    cdef const Deal* D = x.D
+    cdef const Settings* st = x.st
+    cdef int i, j, r, nr = 0, sig_ranks = 0, sigmask, tau, tmask, pi, km, player, p, n_fl, ok
+    cdef int R[5]
+    cdef int Mr[5]
+    cdef int Sr[5]
+    cdef int fl_suit[4]
+    cdef int fl_sig[4]
+    cdef int fl_player[4]
+    cdef int cards[5]
+    cdef int new[5]
+    cdef uint32_t key_new = 0, key
+    cdef int64_t cnt, w, A, nq, low, dmin, v, total_leaves = 1
+    cdef int128 total
+    cdef uint16_t ys[4]
+    cdef int64_t delta[4][32]
+    cdef bint buy_rel, have_delta, thrown = False
+    cdef Filter* f
+    for r in range(13):
+        x.a[r] = D.a0[r] - x.mult[r]
+        if x.mult[r]:
+            R[nr] = r
+            Mr[nr] = x.mult[r]
+            Sr[nr] = 0
+            for j in range(4):
+                if (D.ys0[j] >> r) & 1:
+                    Sr[nr] |= 1 << j
+            if (Sr[nr] >> D.sigma) & 1:
+                sig_ranks |= 1 << nr
+            total_leaves *= BINOM[_popcount(Sr[nr])][Mr[nr]]
+            key_new += RK[r] * x.mult[r]
+            nr += 1
+    x.outcomes += total_leaves
+    _blind_prefix(D, x.a, x.pref)
+    x.order_ready = 0
+    x.n_unsafe = 0
+    for j in range(D.n_ds):
+        if D.ds_top[j] == D.rho and D.ds_strength[j] < st.qualifier:
+            thrown = True
+            break
+    for i in range(x.n_masks):
+        km = x.masks[i]
+        key = key_new
+        for j in range(5):
+            if not (km >> j) & 1:
+                key += RK[x.hand[j] >> 2]
+        player = t.rank_table[key]
+        x.player[i] = player
+        p = x.p5[player]
+        buy_rel = st.buy_on and player >= st.buy_from and 2 * p + st.win_extra > st.buy_fee + 1
+        # the outcomes where every card is of one suit: the player has a flush
+        n_fl = 0
+        for pi in range(4):
+            ok = 1
+            for j in range(5):
+                if not (km >> j) & 1 and (x.hand[j] & 3) != pi:
+                    ok = 0
+            for j in range(nr):
+                if Mr[j] != 1 or not (Sr[j] >> pi) & 1:
+                    ok = 0
+            if ok:
+                fl_suit[n_fl] = pi
+                fl_sig[n_fl] = _rank_bits(R, nr) if pi == D.sigma else 0
+                n_fl += 1
+        have_delta = False
+        for sigmask in range(1 << nr):
+            if sigmask & ~sig_ranks:
+                continue
+            cnt = 1
+            for j in range(nr):
+                cnt *= _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1), Mr[j] - ((sigmask >> j) & 1))
+            if cnt == 0:
+                continue
+            # the deck of this group, the up suit as it is, the other suits with every card in
+            for j in range(4):
+                ys[j] = D.ys0[j]
+            ys[D.sigma] &= ~_rank_bits_masked(R, nr, sigmask)
+            if x.card_by_card:
+                x.unsafe_sig[x.n_unsafe] = sigmask
+                x.unsafe_masks[x.n_unsafe] = 1 << i
+                _merge_unsafe(x)
+                continue
+            f = _slot(x, _rank_bits_masked(R, nr, sigmask))
+            nq = _L(D, x.pref, f, st.qualifier)
+            if not buy_rel:
+                v = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, NULL, False)
+                for j in range(n_fl):
+                    if fl_sig[j] == _rank_bits_masked(R, nr, sigmask):
+                        cnt -= 1
+                x.acc[km] += (<int128> cnt) * _floor(x, v)
+                continue
+            _need_order(x)
+            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, x.order, False)
+            if thrown and not have_delta:
+                # D_tau(ranks of the new cards taken from suit tau), for every other suit
+                for tau in range(4):
+                    if tau == D.sigma:
+                        continue
+                    for tmask in range(1 << nr):
+                        if _taken_ok(Sr, nr, tmask, tau):
+                            delta[tau][tmask] = _other_suit_delta(
+                                D, st, x.a, D.ys0[tau] & ~_rank_bits_masked(R, nr, tmask),
+                                x.ysize, player, p, x.order)
+                have_delta = True
+            total = (<int128> cnt) * A
+            low = A
+            if thrown:
+                for tau in range(4):
+                    if tau == D.sigma:
+                        continue
+                    dmin = 0
+                    for tmask in range(1 << nr):
+                        if not _taken_ok(Sr, nr, tmask, tau):
+                            continue
+                        w = 1
+                        for j in range(nr):
+                            w *= _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1) - ((Sr[j] >> tau) & 1),
+                                       Mr[j] - ((sigmask >> j) & 1) - ((tmask >> j) & 1))
+                        if w == 0:
+                            continue
+                        total += (<int128> w) * delta[tau][tmask]
+                        if delta[tau][tmask] < dmin:
+                            dmin = delta[tau][tmask]
+                    low += dmin
+            if not x.forced and low < -x.n * x.den:
+                # the fold floor may bind for some outcomes: take this group card by card
+                x.unsafe_sig[x.n_unsafe] = sigmask
+                x.unsafe_masks[x.n_unsafe] = 1 << i
+                _merge_unsafe(x)
+                continue
+            # the flush outcomes counted above as non-flush come out again
+            for j in range(n_fl):
+                if fl_sig[j] == _rank_bits_masked(R, nr, sigmask):
+                    _flush_new(R, nr, fl_suit[j], new)
+                    total -= _outcome_value(x, new, nr, player)
+            x.acc[km] += total
+        # the flush outcomes themselves
+        for j in range(n_fl):
+            _flush_new(R, nr, fl_suit[j], new)
+            _final_cards(x, km, new, cards)
+            player = eval5(t, cards[0], cards[1], cards[2], cards[3], cards[4])
+            x.acc[km] += _floor(x, _outcome_value(x, new, nr, player))
+    if x.n_unsafe:
+        # sigmask stored as rank positions; the card-by-card path compares rank bits
+        for j in range(x.n_unsafe):
+            x.unsafe_sig[j] = _rank_bits_masked(R, nr, x.unsafe_sig[j])
+        x.n_new = 0
+        _suits(x, 0)
+
+
+cdef void _merge_unsafe(Ctx* x) noexcept nogil:
+    # one entry per sigmask: fold the entry just added into an earlier one of the same sigmask
+    cdef int u, last = x.n_unsafe
+    for u in range(last):
+        if x.unsafe_sig[u] == x.unsafe_sig[last]:
+            x.unsafe_masks[u] |= x.unsafe_masks[last]
+            return
+    x.n_unsafe += 1
+
+
+cdef inline int _rank_bits(const int* R, int nr) noexcept nogil:
+    cdef int j, out = 0
+    for j in range(nr):
+        out |= 1 << R[j]
+    return out
+
+
+cdef inline int _rank_bits_masked(const int* R, int nr, int positions) noexcept nogil:
+    # rank bit set of the positions (into R) set in ``positions``
+    cdef int j, out = 0
+    for j in range(nr):
+        if (positions >> j) & 1:
+            out |= 1 << R[j]
+    return out
+
+
+cdef inline bint _taken_ok(const int* Sr, int nr, int tmask, int tau) noexcept nogil:
+    # the new cards can include suit tau exactly at the positions of tmask
+    cdef int j
+    for j in range(nr):
+        if (tmask >> j) & 1 and not (Sr[j] >> tau) & 1:
+            return False
+    return True
+
+
+cdef inline void _flush_new(const int* R, int nr, int suit, int* new) noexcept nogil:
+    cdef int j
+    for j in range(nr):
+        new[j] = 4 * R[j] + suit
 
 
 cdef void _ranks(Ctx* x, int r, int left) noexcept nogil:
-    # choose the rank multiset of the new cards, then its suit assignments
-    cdef int m, i
+    # choose the rank multiset of the new cards
+    cdef int m
     if left == 0:
-        for i in range(13):
-            x.a[i] = x.D.a0[i] - x.mult[i]
-        _blind_prefix(x.D, x.a, x.pref)
-        x.n_slots = 0
-        x.bounds_ready = 0
-        _suits(x, 0)
+        _multiset(x)
         return
     if r == 13:
         return
@@ -623,13 +982,14 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict s
 
 def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict settings,
           const int32_t[::1] p5, const int32_t[::1] paytable, bint second_on, bint new_rank,
-          tuple exchange_counts, tuple forced_counts, bint sixth_on):
+          tuple exchange_counts, tuple forced_counts, bint sixth_on, bint card_by_card=False):
     """Exact numerators of every option of one deal.
 
     Returns a dict: ``bet`` the counts (n, win, tie, lose, nq, buy_excess, den) and ``bet_value``
     (numerator over n * den); ``sixth`` (numerator, denominator) of the average over sixth cards
     of max(-1, value); ``exchange`` {discard mask: (numerator, denominator)} likewise, fees
-    excluded.
+    excluded. ``card_by_card`` takes every exchange outcome one by one instead of by groups
+    (slower; the tests compare the two).
     """
     cdef Settings st
     _settings(settings, &st)
@@ -637,7 +997,8 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     cdef Deal* D = <Deal*> malloc(sizeof(Deal))
     cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
     cdef Filter* slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
-    cdef int* bound = <int*> malloc(N_DISTINCT * sizeof(int))
+    cdef Filter** filter_of = <Filter**> malloc(8192 * sizeof(Filter*))
+    cdef BuyOrder* order = <BuyOrder*> malloc(sizeof(BuyOrder))
     cdef int128 acc[32]
     cdef int64_t counts[7]
     cdef int i, j, c, k, player, p, a1, a2, a3
@@ -697,8 +1058,13 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         x.p5 = &p5[0]
         x.pref = pref
         x.slots = slots
+        x.n_slots = 0
+        x.filter_of = filter_of
+        for i in range(8192):
+            filter_of[i] = NULL
         x.acc = acc
-        x.bound = bound
+        x.order = order
+        x.card_by_card = card_by_card
         for k in exchange_counts:
             x.k = k
             x.forced = k in forced_counts
@@ -710,8 +1076,6 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                     x.n_masks += 1
             for i in range(13):
                 x.mult[i] = 0
-            for i in range(4):
-                x.ys[i] = D.ys0[i]
             x.n_new = 0
             x.ysize = D.n0 - k
             x.n = falling(D.n0 - k, 4) // 24
@@ -726,5 +1090,6 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         free(D)
         free(pref)
         free(slots)
-        free(bound)
+        free(filter_of)
+        free(order)
     return result

@@ -228,3 +228,27 @@ def test_bad_deals():
         solve(parse_cards("As Ks Qd 7c 2h"), parse_card("As"))
     with pytest.raises(InputError, match="dead cards"):
         solve(parse_cards("As Ks Qd 7c 2h"), parse_card("9s"), R, parse_cards("Qd"))
+
+
+@pytest.mark.parametrize("text, up", [("Jh Jd 8c 5s 2d", "Ks"), ("6c 6h Qs Ad 4s", "Qd")])
+def test_grouped_exchanges_equal_card_by_card(text, up):
+    """All 31 exchanges: the grouped sums of the kernel equal its outcome-by-outcome values."""
+    import numpy as np
+
+    from solver import _dealer
+    from solver.deal import kernel_settings, payout_by_strength
+    from solver.hand import paytable_array
+
+    hand, u = deal(text, up)
+    for r in (R, R.replace(buy_redraws=3, dealer_qualifier="pair")):
+        args = (np.asarray(hand, np.uint8), u, np.zeros(0, np.uint8), kernel_settings(r), payout_by_strength(r),
+                paytable_array(r), True, False, r.exchange_counts, (), False)
+        assert _dealer.solve(*args)["exchange"] == _dealer.solve(*args, card_by_card=True)["exchange"]
+
+
+@pytest.mark.slow
+def test_three_card_exchange_with_buying_slow():
+    hand, up = deal("Ts Td 8c 4h 3s", "Th")
+    s = solve(hand, up, R.replace(exchange_min=3, exchange_max=3, sixth_card=False))
+    throw = parse_cards("8c 4h 3s")
+    assert s.option("exchange", throw).ev == ref.exchange(hand, up, throw, R)
