@@ -357,9 +357,31 @@ cdef void _buy_order(const Deal* D, const Settings* st, const int* a, const uint
     o.n = n
 
 
+cdef struct DrawCache:
+    # _draw_values of each rank set for one deck's rank counts and one player: an entry is
+    # valid while its stamp equals epoch
+    int epoch
+    int* stamp
+    int64_t* S
+    int64_t* vnf
+
+
+cdef inline int64_t _cached_draws(DrawCache* dc, const Deal* D, const Settings* st, const EvalTables* t,
+                                  int i, const int* a, int64_t q, int player, int p, int64_t* vnf) noexcept nogil:
+    cdef int r
+    if dc == NULL:
+        return _draw_values(D, st, t, i, a, q, player, p, vnf)
+    if dc.stamp[i] != dc.epoch:
+        dc.S[i] = _draw_values(D, st, t, i, a, q, player, p, &dc.vnf[13 * i])
+        dc.stamp[i] = dc.epoch
+    for r in range(13):
+        vnf[r] = dc.vnf[13 * i + r]
+    return dc.S[i]
+
+
 cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
                          int ysize, int player, int p, const BuyOrder* order,
-                         bint other_suits) noexcept nogil:
+                         bint other_suits, DrawCache* dc) noexcept nogil:
     """Sum over non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1).
 
     Without ``other_suits``, a dealer that throws the up-card and holds four hidden cards of
@@ -417,7 +439,7 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
             continue
         flush = (h & ys[sigma]) == h
         kept = (h | (1 << rho)) & ~(1 << top)
-        S = _draw_values(D, st, t, i, a, q, player, p, vnf)
+        S = _cached_draws(dc, D, st, t, i, a, q, player, p, vnf)
         plain = count - flush
         if top != rho:
             fd = 0
@@ -468,7 +490,8 @@ cdef inline int64_t _draw_values(const Deal* D, const Settings* st, const EvalTa
 
 
 cdef int64_t _other_suit_delta(const Deal* D, const Settings* st, const int* a, uint16_t ys_tau,
-                               int ysize, int player, int p, const BuyOrder* order) noexcept nogil:
+                               int ysize, int player, int p, const BuyOrder* order,
+                               DrawCache* dc) noexcept nogil:
     """What flush draws in one suit other than the up-card's add to _buy_excess(other_suits=0).
 
     ``ys_tau``: the unseen cards of that suit. A dealer that throws the up-card and holds four
@@ -501,7 +524,7 @@ cdef int64_t _other_suit_delta(const Deal* D, const Settings* st, const int* a, 
         gc = g[c]
         if best_pay * (q + _popcount(outs)) * gc <= threshold:
             continue  # neither the plain hand nor the flush draw beats taking the ante
-        S = _draw_values(D, st, t, i, a, q, player, p, vnf)
+        S = _cached_draws(dc, D, st, t, i, a, q, player, p, vnf)
         kept = h  # the up-card is thrown: the dealer keeps its four hidden cards
         v = S * gc - threshold
         total += _flush_draw(st, t, kept, outs, top, S, c, vnf, g, threshold, player, p) - (v if v > 0 else 0)
@@ -536,7 +559,7 @@ cdef inline int64_t _flush_draw(const Settings* st, const EvalTables* t, uint16_
 cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
                     const int* a, const uint16_t* ys, int ysize, int player, int p,
                     int64_t nq, int64_t n, int64_t den, int64_t* counts, const BuyOrder* order,
-                    bint other_suits=True) noexcept nogil:
+                    bint other_suits=True, DrawCache* dc=NULL) noexcept nogil:
     """Numerator over n * den of betting a final hand, with the best insurance."""
     cdef int64_t win = 0, tie = 0, lose, below, upto, excess = 0, e, value
     if player >= st.qualifier:
@@ -548,7 +571,7 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
     else:
         lose = n - nq
     if st.buy_on and player >= st.buy_from and 2 * p + st.win_extra > st.buy_fee + 1:
-        excess = _buy_excess(D, st, a, ys, ysize, player, p, order, other_suits)
+        excess = _buy_excess(D, st, a, ys, ysize, player, p, order, other_suits, dc)
     value = den * ((2 * p + st.win_extra) * win - 3 * lose + nq) + excess
     if player >= st.insurance_from and st.insurance_max * p >= st.insurance_min:
         e = nq - win - (tie if st.tie_loses else 0)
@@ -598,6 +621,7 @@ cdef struct Ctx:
     BuyOrder* order
     int order_ready
     int card_by_card           # every outcome card by card (the check of the grouped sums)
+    DrawCache dc
     int n_unsafe               # (sigmask, discard masks) left to the card-by-card path
     int unsafe_sig[64]
     int unsafe_masks[64]
@@ -775,6 +799,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         x.player[i] = player
         p = x.p5[player]
         buy_rel = st.buy_on and player >= st.buy_from and 2 * p + st.win_extra > st.buy_fee + 1
+        x.dc.epoch += 1  # a new player (or a new deck): the draw values are to be recomputed
         # the outcomes where every card is of one suit: the player has a flush
         n_fl = 0
         for pi in range(4):
@@ -817,7 +842,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                 x.acc[km] += (<int128> cnt) * _floor(x, v)
                 continue
             _need_order(x)
-            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, x.order, False)
+            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, x.order, False, &x.dc)
             if thrown and not have_delta:
                 # D_tau(ranks of the new cards taken from suit tau), for every other suit
                 for tau in range(4):
@@ -827,7 +852,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                         if _taken_ok(Sr, nr, tmask, tau):
                             delta[tau][tmask] = _other_suit_delta(
                                 D, st, x.a, D.ys0[tau] & ~_rank_bits_masked(R, nr, tmask),
-                                x.ysize, player, p, x.order)
+                                x.ysize, player, p, x.order, &x.dc)
                 have_delta = True
             total = (<int128> cnt) * A
             low = A
@@ -998,6 +1023,9 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
     cdef Filter* slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
     cdef Filter** filter_of = <Filter**> malloc(8192 * sizeof(Filter*))
+    cdef int* dc_stamp = <int*> malloc(N_DISTINCT * sizeof(int))
+    cdef int64_t* dc_S = <int64_t*> malloc(N_DISTINCT * sizeof(int64_t))
+    cdef int64_t* dc_vnf = <int64_t*> malloc(13 * N_DISTINCT * sizeof(int64_t))
     cdef BuyOrder* order = <BuyOrder*> malloc(sizeof(BuyOrder))
     cdef int128 acc[32]
     cdef int64_t counts[7]
@@ -1065,6 +1093,12 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         x.acc = acc
         x.order = order
         x.card_by_card = card_by_card
+        x.dc.epoch = 0
+        x.dc.stamp = dc_stamp
+        x.dc.S = dc_S
+        x.dc.vnf = dc_vnf
+        for i in range(N_DISTINCT):
+            dc_stamp[i] = -1
         for k in exchange_counts:
             x.k = k
             x.forced = k in forced_counts
@@ -1091,5 +1125,8 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         free(pref)
         free(slots)
         free(filter_of)
+        free(dc_stamp)
+        free(dc_S)
+        free(dc_vnf)
         free(order)
     return result
