@@ -278,6 +278,13 @@ cdef int64_t _buy_class(int64_t S, int64_t c, int64_t m, int redraws) noexcept n
     return S * falling(m - 1, redraws) + c * _buy_class(S, c - 1, m - 1, redraws - 1)
 
 
+cdef inline void _redraw_factors(int m, int redraws, int64_t* g) noexcept nogil:
+    # E[buy] is linear in S, the sum over the non-redraw draws: E = S g[c], c redraw cards
+    cdef int c
+    for c in range(5):
+        g[c] = _buy_class(1, c, m, redraws)
+
+
 cdef struct BuyOrder:
     # The non-qualifying rank sets of the dealer for one deck, best qualifying chance first.
     int n
@@ -300,8 +307,7 @@ cdef void _buy_order(const Deal* D, const Settings* st, const int* a, const uint
     cdef int64_t value[5 * 48]
     cdef int rank_of_key[5 * 48]
     cdef int by_value[5 * 48]
-    for r in range(5):
-        g[r] = _buy_class(1, r, m, st.redraws)
+    _redraw_factors(m, st.redraws, g)
     for i in range(D.n_ds):
         if D.ds_strength[i] >= st.qualifier:
             continue
@@ -403,9 +409,7 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
     cdef int64_t g[5]
     cdef BuyOrder* own = NULL
     cdef bint plain_ok, fd_ok
-    # E[buy] is linear in S, the sum over the non-redraw draws: E = S g[c], c redraw cards
-    for r in range(5):
-        g[r] = _buy_class(1, r, m, st.redraws)
+    _redraw_factors(m, st.redraws, g)
     if order == NULL:
         own = <BuyOrder*> malloc(sizeof(BuyOrder))
         _buy_order(D, st, a, ys, ysize, own)
@@ -508,8 +512,7 @@ cdef int64_t _other_suit_delta(const Deal* D, const Settings* st, const int* a, 
     cdef uint16_t h, kept, outs
     cdef int64_t vnf[13]
     cdef int64_t g[5]
-    for r in range(5):
-        g[r] = _buy_class(1, r, m, st.redraws)
+    _redraw_factors(m, st.redraws, g)
     for j in range(order.n):
         if best_pay * order.qmax[j] <= threshold:
             break
