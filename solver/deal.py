@@ -9,7 +9,7 @@ enumerates card by card and is the judge in the tests.
 >>> round(float(s.bet.ev), 12)
 0.087109722095
 >>> s.best.label
-'bet'
+'exchange 8c 5s 2d'
 """
 
 from __future__ import annotations
