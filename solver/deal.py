@@ -131,18 +131,26 @@ class Solution:
         return LABELS[int(STRENGTH_CATEGORY[_eval.evaluate(np.asarray([self.hand], np.uint8), False)[0]])]
 
 
-def _check(hand: Sequence[Card], up_card: Card, dead: Sequence[Card]) -> None:
+def _cards_needed(rules: Rules, drawn: int) -> int:
+    """Unseen cards a final situation needs: ``drawn`` new cards, the dealer's four, a buy's draws."""
+    return drawn + 4 + (1 + rules.buy_redraws if rules.buy_game else 0)
+
+
+def _check(hand: Sequence[Card], up_card: Card, dead: Sequence[Card], rules: Rules) -> None:
     if len(hand) != 5:
         raise InputError(f"the hand must have 5 cards, not {len(hand)}")
-    if len(dead) > 52 - 5 - 1 - 9:
-        raise InputError(f"too many dead cards ({len(dead)}): the exchange needs cards left in the deck")
     check_disjoint([("hand", hand), ("up-card", [up_card]), ("dead cards", dead)])
+    drawn = max([*rules.exchange_counts, 1 if rules.sixth_card else 0])
+    unseen = 52 - 5 - 1 - len(dead)
+    if unseen < _cards_needed(rules, drawn):
+        raise InputError(f"too many dead cards ({len(dead)}): {unseen} unseen cards are fewer than the "
+                         f"{_cards_needed(rules, drawn)} that drawing {drawn}, the dealer and a buy need")
 
 
 def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Sequence[Card] = ()) -> Solution:
     """Exact EV of every option of a deal: 5 cards, the dealer's up-card, known dead cards."""
     hand, dead = tuple(hand), tuple(dead)
-    _check(hand, up_card, dead)
+    _check(hand, up_card, dead, rules)
     paytable = paytable_array(rules)
     p5 = payout_by_strength(rules)
     raw = _dealer.solve(
@@ -175,8 +183,8 @@ def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thro
     if len(final) not in (5, 6):
         raise InputError(f"the final hand must have 5 or 6 cards, not {len(final)}")
     check_disjoint([("hand", final), ("up-card", [up_card]), ("thrown cards", thrown), ("dead cards", dead)])
-    if 52 - len(final) - len(thrown) - len(dead) - 1 < 9:
-        raise InputError("too many known cards: the dealer and a buy need at least 9 unseen cards")
+    if 52 - len(final) - len(thrown) - len(dead) - 1 < _cards_needed(rules, 0):
+        raise InputError(f"too many known cards: the dealer and a buy need {_cards_needed(rules, 0)} unseen cards")
     value = evaluate(final, rules)
     known = np.asarray([*final, *thrown, *dead], np.uint8)
     counts = _dealer.situation(np.asarray(final, np.uint8), up_card, known, kernel_settings(rules), value.payout)

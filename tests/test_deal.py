@@ -252,3 +252,11 @@ def test_three_card_exchange_with_buying_slow():
     s = solve(hand, up, R.replace(exchange_min=3, exchange_max=3, sixth_card=False))
     throw = parse_cards("8c 4h 3s")
     assert s.option("exchange", throw).ev == ref.exchange(hand, up, throw, R)
+
+
+def test_too_many_dead_cards():
+    hand, up = deal("As Ks Qd 7c 2h", "9s")
+    others = [c for c in range(52) if c not in (*hand, up)]
+    assert solve(hand, up, SMALL, others[:36]).bet.ev  # 10 unseen: enough for one new card
+    with pytest.raises(InputError, match="too many dead cards"):
+        solve(hand, up, R, others[:37])  # 9 unseen: not enough for five new cards, the dealer and a buy
