@@ -20,6 +20,8 @@ from solver._settle cimport Settings, settle, falling
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
+    int __builtin_popcount(unsigned int) nogil
+    int __builtin_ctz(unsigned int) nogil
 
 DEF N_MULTI = 1820      # multisets of four ranks
 DEF N_DISTINCT = 715    # sets of four distinct ranks
@@ -370,6 +372,8 @@ cdef struct DrawCache:
     int* stamp
     int64_t* S
     int64_t* vnf
+    int* fstamp
+    int64_t* fd                # per out rank: what drawing it in the kept cards' suit adds to S
 
 
 cdef inline int64_t _cached_draws(DrawCache* dc, const Deal* D, const Settings* st, const EvalTables* t,
@@ -404,11 +408,13 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
     cdef int64_t threshold = (st.buy_fee + 1) * den
     cdef int64_t total = 0, count, flush, fd, plain, S, c, v, q, n_outs, gc
     cdef int64_t best_pay = 2 * p + st.win_extra
-    cdef uint16_t h, kept, outs, lower
+    cdef uint16_t h, outs, lower
     cdef int64_t vnf[13]
     cdef int64_t g[5]
     cdef BuyOrder* own = NULL
     cdef bint plain_ok, fd_ok
+    cdef int64_t local_gain[13]
+    cdef const int64_t* gain
     _redraw_factors(m, st.redraws, g)
     if order == NULL:
         own = <BuyOrder*> malloc(sizeof(BuyOrder))
@@ -442,7 +448,6 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
         if count == 0:
             continue
         flush = (h & ys[sigma]) == h
-        kept = (h | (1 << rho)) & ~(1 << top)
         S = _cached_draws(dc, D, st, t, i, a, q, player, p, vnf)
         plain = count - flush
         if top != rho:
@@ -454,7 +459,8 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
                 plain -= fd
                 if fd_ok:
                     outs = ys[sigma] & ~lower  # the thrown card is of another suit
-                    total += fd * _flush_draw(st, t, kept, outs, top, S, c, vnf, g, threshold, player, p)
+                    gain = _cached_gains(dc, st, t, D, i, vnf, player, p, local_gain)
+                    total += fd * _flush_draw(S, c, outs, top, gain, g, threshold)
         elif other_suits:
             for tau in range(4):
                 if tau == sigma or (ys[tau] & h) != h:
@@ -462,7 +468,8 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
                 plain -= 1
                 if fd_ok:
                     outs = ys[tau] & ~h
-                    total += _flush_draw(st, t, kept, outs, top, S, c, vnf, g, threshold, player, p)
+                    gain = _cached_gains(dc, st, t, D, i, vnf, player, p, local_gain)
+                    total += _flush_draw(S, c, outs, top, gain, g, threshold)
         if plain > 0 and plain_ok:
             v = S * gc - threshold
             if v > 0:
@@ -509,9 +516,11 @@ cdef int64_t _other_suit_delta(const Deal* D, const Settings* st, const int* a, 
     cdef int64_t threshold = (st.buy_fee + 1) * den
     cdef int64_t total = 0, S, c, q, v, gc
     cdef int64_t best_pay = 2 * p + st.win_extra
-    cdef uint16_t h, kept, outs
+    cdef uint16_t h, outs
     cdef int64_t vnf[13]
     cdef int64_t g[5]
+    cdef int64_t local_gain[13]
+    cdef const int64_t* gain
     _redraw_factors(m, st.redraws, g)
     for j in range(order.n):
         if best_pay * order.qmax[j] <= threshold:
@@ -528,33 +537,49 @@ cdef int64_t _other_suit_delta(const Deal* D, const Settings* st, const int* a, 
         if best_pay * (q + _popcount(outs)) * gc <= threshold:
             continue  # neither the plain hand nor the flush draw beats taking the ante
         S = _cached_draws(dc, D, st, t, i, a, q, player, p, vnf)
-        kept = h  # the up-card is thrown: the dealer keeps its four hidden cards
+        gain = _cached_gains(dc, st, t, D, i, vnf, player, p, local_gain)
         v = S * gc - threshold
-        total += _flush_draw(st, t, kept, outs, top, S, c, vnf, g, threshold, player, p) - (v if v > 0 else 0)
+        total += _flush_draw(S, c, outs, top, gain, g, threshold) - (v if v > 0 else 0)
     return total
 
 
 cdef inline int _popcount(unsigned int x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    return __builtin_popcount(x)
 
 
-cdef inline int64_t _flush_draw(const Settings* st, const EvalTables* t, uint16_t kept, uint16_t outs,
-                                int top, int64_t S, int64_t c, const int64_t* vnf, const int64_t* g,
-                                int64_t threshold, int player, int p) noexcept nogil:
-    # the outs of the kept cards' suit make a flush (or straight flush) instead
+cdef inline void _flush_gains(const Settings* st, const EvalTables* t, const Deal* D, int i,
+                              const int64_t* vnf, int player, int p, int64_t* gain) noexcept nogil:
+    # what each rank adds to S when it is drawn in the kept cards' suit: a flush (or straight
+    # flush) instead of its plain value; the thrown rank was a redraw, worth nothing in S
+    cdef int r, top = D.ds_top[i]
+    cdef uint16_t kept = (D.ds_mask[i] | (1 << D.rho)) & ~(1 << top)
+    for r in range(13):
+        gain[r] = _out_value(st, t.flush_table[kept | (1 << r)], player, p) - (0 if r == top else vnf[r])
+
+
+cdef inline const int64_t* _cached_gains(DrawCache* dc, const Settings* st, const EvalTables* t,
+                                         const Deal* D, int i, const int64_t* vnf, int player, int p,
+                                         int64_t* local) noexcept nogil:
+    if dc == NULL:
+        _flush_gains(st, t, D, i, vnf, player, p, local)
+        return local
+    if dc.fstamp[i] != dc.epoch:
+        _flush_gains(st, t, D, i, vnf, player, p, &dc.fd[13 * i])
+        dc.fstamp[i] = dc.epoch
+    return &dc.fd[13 * i]
+
+
+cdef inline int64_t _flush_draw(int64_t S, int64_t c, unsigned int outs, int top, const int64_t* gain,
+                                const int64_t* g, int64_t threshold) noexcept nogil:
+    # the excess of a flush draw: each out of the kept cards' suit adds its gain to S
     cdef int r
     cdef int64_t v
-    for r in range(13):
-        if (outs >> r) & 1:
-            if r == top:
-                c -= 1
-            else:
-                S -= vnf[r]
-            S += _out_value(st, t.flush_table[kept | (1 << r)], player, p)
+    while outs:
+        r = __builtin_ctz(outs)
+        S += gain[r]
+        if r == top:
+            c -= 1
+        outs &= outs - 1
     v = S * g[c] - threshold
     return v if v > 0 else 0
 
@@ -1029,6 +1054,8 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     cdef int* dc_stamp = <int*> malloc(N_DISTINCT * sizeof(int))
     cdef int64_t* dc_S = <int64_t*> malloc(N_DISTINCT * sizeof(int64_t))
     cdef int64_t* dc_vnf = <int64_t*> malloc(13 * N_DISTINCT * sizeof(int64_t))
+    cdef int* dc_fstamp = <int*> malloc(N_DISTINCT * sizeof(int))
+    cdef int64_t* dc_fd = <int64_t*> malloc(13 * N_DISTINCT * sizeof(int64_t))
     cdef BuyOrder* order = <BuyOrder*> malloc(sizeof(BuyOrder))
     cdef int128 acc[32]
     cdef int64_t counts[7]
@@ -1100,8 +1127,11 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         x.dc.stamp = dc_stamp
         x.dc.S = dc_S
         x.dc.vnf = dc_vnf
+        x.dc.fstamp = dc_fstamp
+        x.dc.fd = dc_fd
         for i in range(N_DISTINCT):
             dc_stamp[i] = -1
+            dc_fstamp[i] = -1
         for k in exchange_counts:
             x.k = k
             x.forced = k in forced_counts
@@ -1131,5 +1161,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         free(dc_stamp)
         free(dc_S)
         free(dc_vnf)
+        free(dc_fstamp)
+        free(dc_fd)
         free(order)
     return result
