@@ -155,8 +155,11 @@ def _validate(r: Rules) -> None:
         v = getattr(r, key)
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
             fail(key, "must be a whole number ≥ 0")
-    if r.buy_redraws > 10:
-        fail("buy_redraws", "at most 10")
+    # the kernels count in 64-bit integers: dealer hands x buy draws x payout must stay below 2^63
+    if r.buy_redraws > 4:
+        fail("buy_redraws", "at most 4")
+    if max(r.paytable) > 10_000:
+        fail("paytable", "multiples of at most 10000")
     for key in ("second_combination", "exchange", "sixth_card", "insurance", "buy_game"):
         if not isinstance(getattr(r, key), bool):
             fail(key, "must be true or false")

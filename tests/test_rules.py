@@ -40,6 +40,8 @@ def test_toml_file(tmp_path):
         ("[paytable]\nfive_aces = 3", "five_aces"),
         ("exchange_fees = [1, 2]", "exchange_fees"),
         ("buy_redraws = -1", "buy_redraws"),
+        ("buy_redraws = 5", "buy_redraws"),
+        ("[paytable]\nroyal_flush = 100000", "paytable"),
         ('insurance = "yes"', "insurance"),
         ('preset = "texas"', "texas"),
     ],
