@@ -118,5 +118,3 @@ def check_disjoint(groups: Sequence[tuple[str, Sequence[Card]]]) -> None:
                 raise InputError(f"{format_card(c)!r} is in {where}")
             owner[c] = name
 
-
-FULL_DECK: tuple[Card, ...] = tuple(range(52))

@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _brute, _dealer, _eval
 from .cards import Card, check_disjoint, format_cards
-from .category import AK, LABELS
+from .category import AK
 from .errors import InputError
 from .hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, paytable_array
 from .rules import DEFAULT, Rules
@@ -125,10 +125,6 @@ class Solution:
             if o.action == action and set(o.throw) == set(throw):
                 return o
         raise KeyError(f"no option {action} {format_cards(throw)}".strip())
-
-    @property
-    def hand_label(self) -> str:
-        return LABELS[int(STRENGTH_CATEGORY[_eval.evaluate(np.asarray([self.hand], np.uint8), False)[0]])]
 
 
 def _cards_needed(rules: Rules, drawn: int) -> int:
