@@ -640,7 +640,6 @@ cdef struct Ctx:
     Filter** filter_of         # by sigmask (13 bits)
     int new[5]
     int n_new
-    uint16_t ys[4]
     int n_masks
     int masks[10]              # the discard masks of k cards
     int player[10]             # each one's strength when the new cards make no flush

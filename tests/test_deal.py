@@ -257,6 +257,10 @@ def test_three_card_exchange_with_buying_slow():
 def test_too_many_dead_cards():
     hand, up = deal("As Ks Qd 7c 2h", "9s")
     others = [c for c in range(52) if c not in (*hand, up)]
-    assert solve(hand, up, SMALL, others[:36]).bet.ev  # 10 unseen: enough for one new card
+    few = others[:36]  # 10 unseen cards: enough for one new card, the dealer and a buy
+    s = solve(hand, up, SMALL, few)
+    assert s.bet.ev == ref.bet(hand, up, R, few)
+    assert s.option("sixth_card").ev == ref.sixth_card(hand, up, R, few)
+    assert s.option("exchange", hand[:1]).ev == ref.exchange(hand, up, hand[:1], R, few)
     with pytest.raises(InputError, match="too many dead cards"):
         solve(hand, up, R, others[:37])  # 9 unseen: not enough for five new cards, the dealer and a buy
