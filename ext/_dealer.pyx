@@ -20,7 +20,6 @@ from solver._settle cimport Settings, settle, falling
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
-    int __builtin_popcount(unsigned int) nogil
     int __builtin_ctz(unsigned int) nogil
 
 DEF N_MULTI = 1820      # multisets of four ranks
@@ -35,6 +34,7 @@ cdef uint8_t MS_R[N_MULTI][4]         # distinct ranks
 cdef uint8_t MS_M[N_MULTI][4]         # their multiplicities
 cdef uint16_t DS_MASK[N_DISTINCT]     # four distinct ranks as a bit set
 cdef uint32_t RK[13]                  # additive rank key of each rank (as the _eval tables)
+cdef uint8_t POP[8192]                # bits set in a rank bit set (portable: no popcnt needed)
 
 
 cdef void _build_static():
@@ -48,6 +48,9 @@ cdef void _build_static():
             BINOM[i][j] = BINOM[i - 1][j - 1] + BINOM[i - 1][j]
     for i in range(13):
         RK[i] = t.card_key[4 * i]
+    POP[0] = 0
+    for i in range(1, 8192):
+        POP[i] = POP[i >> 1] + (i & 1)
     for r0 in range(13):
         for r1 in range(r0, 13):
             for r2 in range(r1, 13):
@@ -365,79 +368,71 @@ cdef void _buy_order(const Deal* D, const Settings* st, const int* a, const uint
     o.n = n
 
 
-cdef struct DrawCache:
-    # _draw_values of each rank set for one deck's rank counts and one player: an entry is
-    # valid while its stamp equals epoch
-    int epoch
-    int* stamp
-    int64_t* S
-    int64_t* vnf
-    int* fstamp
-    int64_t* fd                # per out rank: what drawing it in the kept cards' suit adds to S
+cdef struct BuyPlan:
+    # The buy's part of one deck (rank counts a) and one player, for every rank set of the dealer
+    # that can gain from buying: what does not depend on which cards of the up suit (ys_sigma
+    # at most) or of the other suits are still unseen. _plan_excess and _other_suit_delta finish
+    # it for a given deck, so groups of outcomes that differ only in those cards share it.
+    int n
+    int idx[N_DISTINCT]               # the rank set of each candidate
+    int64_t S[N_DISTINCT]             # sum of the plain draw values over the stub
+    int64_t v[N_DISTINCT]             # excess of one dealer hand without a flush draw
+    int c[N_DISTINCT]                 # redraw cards in the stub
+    bint has_gain[N_DISTINCT]         # a flush draw can beat taking the ante: gain is filled
+    int64_t gain[N_DISTINCT][13]      # what drawing each rank in the kept cards' suit adds to S
+    int64_t G[N_DISTINCT]             # the gains of the up suit's outs (ys_sigma) of a draw
+    int n_up
+    int up_pos[N_DISTINCT]            # candidates whose kept hidden cards can be of the up suit
+    int n_thrown
+    int thrown_pos[N_DISTINCT]        # candidates where the dealer throws the up-card
+    int64_t base                      # sum of count * v
+    uint16_t ys_sigma
+    int64_t g[5]
+    int64_t threshold
 
 
-cdef inline int64_t _cached_draws(DrawCache* dc, const Deal* D, const Settings* st, const EvalTables* t,
-                                  int i, const int* a, int64_t q, int player, int p, int64_t* vnf) noexcept nogil:
-    cdef int r
-    if dc == NULL:
-        return _draw_values(D, st, t, i, a, q, player, p, vnf)
-    if dc.stamp[i] != dc.epoch:
-        dc.S[i] = _draw_values(D, st, t, i, a, q, player, p, &dc.vnf[13 * i])
-        dc.stamp[i] = dc.epoch
-    for r in range(13):
-        vnf[r] = dc.vnf[13 * i + r]
-    return dc.S[i]
-
-
-cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
-                         int ysize, int player, int p, const BuyOrder* order,
-                         bint other_suits, DrawCache* dc) noexcept nogil:
-    """Sum over non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1).
-
-    Without ``other_suits``, a dealer that throws the up-card and holds four hidden cards of
-    another suit counts as having no flush draw; _other_suit_delta adds the difference.
+cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint16_t* ys, int ysize,
+                    int player, int p, const BuyOrder* order, BuyPlan* b) noexcept nogil:
+    """Fill ``b`` for the deck (a, ys); ``ys`` may be a superset of the unseen cards by suit.
 
     E[buy] is at most best_pay times the chance to qualify after the buy. ``order`` (from
     _buy_order, for this deck or a superset of it) lists the rank sets by that chance, so the
     loop stops at the first set where even winning every time could not beat taking the ante.
     """
     cdef const EvalTables* t = tables()
-    cdef int i, j, r, top, tau, sigma = D.sigma, rho = D.rho
+    cdef int i, j, k, r, top, tau, sigma = D.sigma, rho = D.rho
     cdef int m = ysize - 4
-    cdef int64_t den = falling(m, st.redraws + 1)
-    cdef int64_t threshold = (st.buy_fee + 1) * den
-    cdef int64_t total = 0, count, flush, fd, plain, S, c, v, q, n_outs, gc
+    cdef int64_t threshold = (st.buy_fee + 1) * falling(m, st.redraws + 1)
     cdef int64_t best_pay = 2 * p + st.win_extra
-    cdef uint16_t h, outs, lower
+    cdef int64_t count, S, c, v, q, gc, G
+    cdef uint16_t h, lower, outs
     cdef int64_t vnf[13]
-    cdef int64_t g[5]
-    cdef BuyOrder* own = NULL
     cdef bint plain_ok, fd_ok
-    cdef int64_t local_gain[13]
-    cdef const int64_t* gain
-    _redraw_factors(m, st.redraws, g)
-    if order == NULL:
-        own = <BuyOrder*> malloc(sizeof(BuyOrder))
-        _buy_order(D, st, a, ys, ysize, own)
-        order = own
+    _redraw_factors(m, st.redraws, b.g)
+    b.threshold = threshold
+    b.ys_sigma = ys[sigma]
+    b.n = 0
+    b.n_up = 0
+    b.n_thrown = 0
+    b.base = 0
     for j in range(order.n):
         if best_pay * order.qmax[j] <= threshold:
             break
         i = order.idx[j]
         h = D.ds_mask[i]
         top = D.ds_top[i]
+        lower = h & ~(1 << top)
         q = order.q[j]
         c = a[top] - ((h >> top) & 1)
-        gc = g[c]
+        gc = b.g[c]
         plain_ok = best_pay * q * gc > threshold
         # flush draws: the up-card kept with three hidden cards of its suit, or thrown with four
         # hidden cards of another suit; the most outs they can have bounds them too
         fd_ok = False
         if top != rho:
-            lower = h & ~(1 << top)
             if (ys[sigma] & lower) == lower:
                 fd_ok = best_pay * (q + _popcount(ys[sigma] & ~lower)) * gc > threshold
-        elif other_suits:
+        else:
             for tau in range(4):
                 if tau != sigma and (ys[tau] & h) == h:
                     if best_pay * (q + _popcount(ys[tau] & ~h)) * gc > threshold:
@@ -447,33 +442,110 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
         count = (<int64_t> a[D.ds_rank[i][0]]) * a[D.ds_rank[i][1]] * a[D.ds_rank[i][2]] * a[D.ds_rank[i][3]]
         if count == 0:
             continue
-        flush = (h & ys[sigma]) == h
-        S = _cached_draws(dc, D, st, t, i, a, q, player, p, vnf)
-        plain = count - flush
-        if top != rho:
-            fd = 0
-            lower = h & ~(1 << top)
-            if (ys[sigma] & lower) == lower:
-                fd = a[top] - ((ys[sigma] >> top) & 1)
-            if fd > 0:
-                plain -= fd
-                if fd_ok:
-                    outs = ys[sigma] & ~lower  # the thrown card is of another suit
-                    gain = _cached_gains(dc, st, t, D, i, vnf, player, p, local_gain)
-                    total += fd * _flush_draw(S, c, outs, top, gain, g, threshold)
-        elif other_suits:
-            for tau in range(4):
-                if tau == sigma or (ys[tau] & h) != h:
-                    continue
-                plain -= 1
-                if fd_ok:
-                    outs = ys[tau] & ~h
-                    gain = _cached_gains(dc, st, t, D, i, vnf, player, p, local_gain)
-                    total += _flush_draw(S, c, outs, top, gain, g, threshold)
-        if plain > 0 and plain_ok:
-            v = S * gc - threshold
-            if v > 0:
-                total += plain * v
+        k = b.n
+        b.n += 1
+        S = _draw_values(D, st, t, i, a, q, player, p, vnf)
+        v = S * gc - threshold
+        v = v if v > 0 else 0
+        b.idx[k] = i
+        b.S[k] = S
+        b.v[k] = v
+        b.c[k] = c
+        b.base += count * v
+        b.has_gain[k] = fd_ok
+        if fd_ok:
+            _flush_gains(st, t, D, i, vnf, player, p, b.gain[k])
+        if (ys[sigma] & lower) == lower:
+            b.up_pos[b.n_up] = k
+            b.n_up += 1
+            if fd_ok and top != rho:
+                G = 0
+                outs = ys[sigma] & ~lower
+                while outs:
+                    G += b.gain[k][__builtin_ctz(outs)]
+                    outs &= outs - 1
+                b.G[k] = G
+        if top == rho:
+            b.thrown_pos[b.n_thrown] = k
+            b.n_thrown += 1
+
+
+cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_t ys_sigma) noexcept nogil:
+    """Sum over the non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1),
+    when the up suit's unseen cards are ``ys_sigma`` (within the plan's): a dealer that throws the
+    up-card is counted here as having no flush draw (see _other_suit_delta)."""
+    cdef int u, k, i, top
+    cdef uint16_t h, lower, removed = b.ys_sigma & ~ys_sigma, rm
+    cdef int64_t total = b.base, v, fd, G, c, w
+    for u in range(b.n_up):
+        k = b.up_pos[u]
+        i = b.idx[k]
+        h = D.ds_mask[i]
+        top = D.ds_top[i]
+        lower = h & ~(1 << top)
+        if (ys_sigma & lower) != lower:
+            continue
+        v = b.v[k]
+        if (ys_sigma & h) == h:
+            total -= v  # the four hidden cards of the up suit: a flush, not a buy
+        if top == D.rho:
+            continue
+        fd = a[top] - ((ys_sigma >> top) & 1)
+        if fd <= 0:
+            continue
+        # fd hands hold the three lower cards in the up suit and the top card in another
+        total -= fd * v
+        if b.has_gain[k]:
+            G = b.G[k]
+            rm = removed  # outs gone from the plan's (none of them is a lower rank)
+            while rm:
+                G -= b.gain[k][__builtin_ctz(rm)]
+                rm &= rm - 1
+            c = b.c[k] - ((ys_sigma >> top) & 1)  # the thrown rank in the up suit is an out
+            w = (b.S[k] + G) * b.g[c] - b.threshold
+            if w > 0:
+                total += fd * w
+    return total
+
+
+cdef int64_t _other_suit_delta(const Deal* D, const BuyPlan* b, uint16_t ys_tau) noexcept nogil:
+    """What flush draws in one suit other than the up-card's add to _plan_excess.
+
+    ``ys_tau``: the unseen cards of that suit (within the plan's). A dealer that throws the
+    up-card and holds four hidden cards of that suit draws to a flush: its excess is that of the
+    flush draw, not the plain one.
+    """
+    cdef int u, k, i
+    cdef uint16_t h
+    cdef int64_t total = 0
+    for u in range(b.n_thrown):
+        k = b.thrown_pos[u]
+        i = b.idx[k]
+        h = D.ds_mask[i]
+        if (ys_tau & h) != h or not b.has_gain[k]:
+            continue  # without has_gain both excesses are 0
+        total += _flush_draw(b.S[k], b.c[k], ys_tau & ~h, D.ds_top[i], b.gain[k], b.g,
+                             b.threshold) - b.v[k]
+    return total
+
+
+cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
+                         int ysize, int player, int p, const BuyOrder* order) noexcept nogil:
+    # the whole excess of one deck, flush draws in every suit included
+    cdef BuyPlan* b = <BuyPlan*> malloc(sizeof(BuyPlan))
+    cdef BuyOrder* own = NULL
+    cdef int64_t total
+    cdef int tau
+    if order == NULL:
+        own = <BuyOrder*> malloc(sizeof(BuyOrder))
+        _buy_order(D, st, a, ys, ysize, own)
+        order = own
+    _buy_plan(D, st, a, ys, ysize, player, p, order, b)
+    total = _plan_excess(D, b, a, ys[D.sigma])
+    for tau in range(4):
+        if tau != D.sigma:
+            total += _other_suit_delta(D, b, ys[tau])
+    free(b)
     if own != NULL:
         free(own)
     return total
@@ -500,51 +572,8 @@ cdef inline int64_t _draw_values(const Deal* D, const Settings* st, const EvalTa
     return S
 
 
-cdef int64_t _other_suit_delta(const Deal* D, const Settings* st, const int* a, uint16_t ys_tau,
-                               int ysize, int player, int p, const BuyOrder* order,
-                               DrawCache* dc) noexcept nogil:
-    """What flush draws in one suit other than the up-card's add to _buy_excess(other_suits=0).
-
-    ``ys_tau``: the unseen cards of that suit. A dealer that throws the up-card and holds four
-    hidden cards of that suit draws to a flush: its excess is that of the flush draw, not the
-    plain one.
-    """
-    cdef const EvalTables* t = tables()
-    cdef int i, j, r, top
-    cdef int m = ysize - 4
-    cdef int64_t den = falling(m, st.redraws + 1)
-    cdef int64_t threshold = (st.buy_fee + 1) * den
-    cdef int64_t total = 0, S, c, q, v, gc
-    cdef int64_t best_pay = 2 * p + st.win_extra
-    cdef uint16_t h, outs
-    cdef int64_t vnf[13]
-    cdef int64_t g[5]
-    cdef int64_t local_gain[13]
-    cdef const int64_t* gain
-    _redraw_factors(m, st.redraws, g)
-    for j in range(order.n):
-        if best_pay * order.qmax[j] <= threshold:
-            break
-        i = order.idx[j]
-        top = D.ds_top[i]
-        h = D.ds_mask[i]
-        if top != D.rho or (ys_tau & h) != h:
-            continue
-        outs = ys_tau & ~h
-        q = order.q[j]
-        c = a[top]
-        gc = g[c]
-        if best_pay * (q + _popcount(outs)) * gc <= threshold:
-            continue  # neither the plain hand nor the flush draw beats taking the ante
-        S = _cached_draws(dc, D, st, t, i, a, q, player, p, vnf)
-        gain = _cached_gains(dc, st, t, D, i, vnf, player, p, local_gain)
-        v = S * gc - threshold
-        total += _flush_draw(S, c, outs, top, gain, g, threshold) - (v if v > 0 else 0)
-    return total
-
-
 cdef inline int _popcount(unsigned int x) noexcept nogil:
-    return __builtin_popcount(x)
+    return POP[x]
 
 
 cdef inline void _flush_gains(const Settings* st, const EvalTables* t, const Deal* D, int i,
@@ -555,18 +584,6 @@ cdef inline void _flush_gains(const Settings* st, const EvalTables* t, const Dea
     cdef uint16_t kept = (D.ds_mask[i] | (1 << D.rho)) & ~(1 << top)
     for r in range(13):
         gain[r] = _out_value(st, t.flush_table[kept | (1 << r)], player, p) - (0 if r == top else vnf[r])
-
-
-cdef inline const int64_t* _cached_gains(DrawCache* dc, const Settings* st, const EvalTables* t,
-                                         const Deal* D, int i, const int64_t* vnf, int player, int p,
-                                         int64_t* local) noexcept nogil:
-    if dc == NULL:
-        _flush_gains(st, t, D, i, vnf, player, p, local)
-        return local
-    if dc.fstamp[i] != dc.epoch:
-        _flush_gains(st, t, D, i, vnf, player, p, &dc.fd[13 * i])
-        dc.fstamp[i] = dc.epoch
-    return &dc.fd[13 * i]
 
 
 cdef inline int64_t _flush_draw(int64_t S, int64_t c, unsigned int outs, int top, const int64_t* gain,
@@ -584,11 +601,20 @@ cdef inline int64_t _flush_draw(int64_t S, int64_t c, unsigned int outs, int top
     return v if v > 0 else 0
 
 
+cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
+    # buying a game can beat taking the ante only if winning pays more than the fee and the ante
+    return st.buy_on and player >= st.buy_from and 2 * p + st.win_extra > st.buy_fee + 1
+
+
 cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
                     const int* a, const uint16_t* ys, int ysize, int player, int p,
                     int64_t nq, int64_t n, int64_t den, int64_t* counts, const BuyOrder* order,
-                    bint other_suits=True, DrawCache* dc=NULL) noexcept nogil:
-    """Numerator over n * den of betting a final hand, with the best insurance."""
+                    const BuyPlan* plan=NULL) noexcept nogil:
+    """Numerator over n * den of betting a final hand, with the best insurance.
+
+    With ``plan`` (made for this deck and player), the buy's flush draws of the suits other
+    than the up-card's are left to the caller (_other_suit_delta).
+    """
     cdef int64_t win = 0, tie = 0, lose, below, upto, excess = 0, e, value
     if player >= st.qualifier:
         below = _L(D, pref, f, player)
@@ -598,8 +624,11 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
         lose = n - upto
     else:
         lose = n - nq
-    if st.buy_on and player >= st.buy_from and 2 * p + st.win_extra > st.buy_fee + 1:
-        excess = _buy_excess(D, st, a, ys, ysize, player, p, order, other_suits, dc)
+    if _buys(st, player, p):
+        if plan != NULL:
+            excess = _plan_excess(D, plan, a, ys[D.sigma])
+        else:
+            excess = _buy_excess(D, st, a, ys, ysize, player, p, order)
     value = den * ((2 * p + st.win_extra) * win - 3 * lose + nq) + excess
     if player >= st.insurance_from and st.insurance_max * p >= st.insurance_min:
         e = nq - win - (tie if st.tie_loses else 0)
@@ -648,7 +677,7 @@ cdef struct Ctx:
     BuyOrder* order
     int order_ready
     int card_by_card           # every outcome card by card (the check of the grouped sums)
-    DrawCache dc
+    BuyPlan* plan
     int n_unsafe               # (sigmask, discard masks) left to the card-by-card path
     int unsafe_sig[64]
     int unsafe_masks[64]
@@ -690,10 +719,10 @@ cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexc
             sigmask |= 1 << (new[i] >> 2)
     cdef Filter* f = _slot(x, sigmask)
     cdef int p = x.p5[player]
-    if x.st.buy_on and player >= x.st.buy_from:
+    if _buys(x.st, player, p):
         _need_order(x)
     return _value(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, p,
-                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, x.order, True)
+                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, x.order)
 
 
 cdef inline int64_t _floor(Ctx* x, int64_t v) noexcept nogil:
@@ -792,7 +821,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int128 total
     cdef uint16_t ys[4]
     cdef int64_t delta[4][32]
-    cdef bint buy_rel, have_delta, thrown = False
+    cdef bint buy_rel, have_delta, planned, thrown = False
     cdef Filter* f
     for r in range(13):
         x.a[r] = D.a0[r] - x.mult[r]
@@ -825,8 +854,8 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         player = t.rank_table[key]
         x.player[i] = player
         p = x.p5[player]
-        buy_rel = st.buy_on and player >= st.buy_from and 2 * p + st.win_extra > st.buy_fee + 1
-        x.dc.epoch += 1  # a new player (or a new deck): the draw values are to be recomputed
+        buy_rel = _buys(st, player, p)
+        planned = False
         # the outcomes where every card is of one suit: the player has a flush
         n_fl = 0
         for pi in range(4):
@@ -862,14 +891,19 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             f = _slot(x, _rank_bits_masked(R, nr, sigmask))
             nq = _L(D, x.pref, f, st.qualifier)
             if not buy_rel:
-                v = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, NULL, False)
+                v = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, NULL)
                 for j in range(n_fl):
                     if fl_sig[j] == _rank_bits_masked(R, nr, sigmask):
                         cnt -= 1
                 x.acc[km] += (<int128> cnt) * _floor(x, v)
                 continue
-            _need_order(x)
-            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, x.order, False, &x.dc)
+            if not planned:
+                # the buy's part shared by every group of this player: the deck with every
+                # new card's suit still in holds each group's deck
+                _need_order(x)
+                _buy_plan(D, st, x.a, D.ys0, x.ysize, player, p, x.order, x.plan)
+                planned = True
+            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, NULL, x.plan)
             if thrown and not have_delta:
                 # D_tau(ranks of the new cards taken from suit tau), for every other suit
                 for tau in range(4):
@@ -878,8 +912,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                     for tmask in range(1 << nr):
                         if _taken_ok(Sr, nr, tmask, tau):
                             delta[tau][tmask] = _other_suit_delta(
-                                D, st, x.a, D.ys0[tau] & ~_rank_bits_masked(R, nr, tmask),
-                                x.ysize, player, p, x.order, &x.dc)
+                                D, x.plan, D.ys0[tau] & ~_rank_bits_masked(R, nr, tmask))
                 have_delta = True
             total = (<int128> cnt) * A
             low = A
@@ -1050,11 +1083,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
     cdef Filter* slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
     cdef Filter** filter_of = <Filter**> malloc(8192 * sizeof(Filter*))
-    cdef int* dc_stamp = <int*> malloc(N_DISTINCT * sizeof(int))
-    cdef int64_t* dc_S = <int64_t*> malloc(N_DISTINCT * sizeof(int64_t))
-    cdef int64_t* dc_vnf = <int64_t*> malloc(13 * N_DISTINCT * sizeof(int64_t))
-    cdef int* dc_fstamp = <int*> malloc(N_DISTINCT * sizeof(int))
-    cdef int64_t* dc_fd = <int64_t*> malloc(13 * N_DISTINCT * sizeof(int64_t))
+    cdef BuyPlan* plan = <BuyPlan*> malloc(sizeof(BuyPlan))
     cdef BuyOrder* order = <BuyOrder*> malloc(sizeof(BuyOrder))
     cdef int128 acc[32]
     cdef int64_t counts[7]
@@ -1122,15 +1151,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         x.acc = acc
         x.order = order
         x.card_by_card = card_by_card
-        x.dc.epoch = 0
-        x.dc.stamp = dc_stamp
-        x.dc.S = dc_S
-        x.dc.vnf = dc_vnf
-        x.dc.fstamp = dc_fstamp
-        x.dc.fd = dc_fd
-        for i in range(N_DISTINCT):
-            dc_stamp[i] = -1
-            dc_fstamp[i] = -1
+        x.plan = plan
         for k in exchange_counts:
             x.k = k
             x.forced = k in forced_counts
@@ -1157,10 +1178,6 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         free(pref)
         free(slots)
         free(filter_of)
-        free(dc_stamp)
-        free(dc_S)
-        free(dc_vnf)
-        free(dc_fstamp)
-        free(dc_fd)
+        free(plan)
         free(order)
     return result
