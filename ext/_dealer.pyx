@@ -81,6 +81,37 @@ cdef void _build_static():
 _build_static()
 
 
+cdef struct Draws:
+    # the qualifying draws of a dealer after a buy, by strength: which of them a player beats,
+    # ties and loses to are prefixes of the list (masks from ``cum``)
+    int n
+    int strength[13]                  # ascending
+    uint8_t rank[13]
+    uint16_t cum[14]                  # cum[k]: the ranks of the k weakest draws
+
+
+cdef void _draws_add(Draws* d, int strength, int r) noexcept nogil:
+    cdef int j = d.n
+    while j > 0 and d.strength[j - 1] > strength:
+        d.strength[j] = d.strength[j - 1]
+        d.rank[j] = d.rank[j - 1]
+        j -= 1
+    d.strength[j] = strength
+    d.rank[j] = r
+    d.n += 1
+    d.cum[0] = 0
+    for j in range(d.n):
+        d.cum[j + 1] = d.cum[j] | (1 << d.rank[j])
+
+
+cdef inline int _draws_below(const Draws* d, int player) noexcept nogil:
+    # how many draws are weaker than the player (a short list: a linear scan)
+    cdef int k = 0
+    while k < d.n and d.strength[k] < player:
+        k += 1
+    return k
+
+
 cdef struct Deal:
     int up, rho, sigma, n0
     int a0[13]
@@ -97,7 +128,11 @@ cdef struct Deal:
     uint16_t ds_mask[N_DISTINCT]
     int ds_strength[N_DISTINCT]       # rank strength of the dealer's five distinct ranks
     uint16_t ds_qual[N_DISTINCT]      # ranks whose draw after a buy qualifies (suits aside)
-    int ds_smax[N_DISTINCT]           # the best such draw's strength
+    Draws ds_plain[N_DISTINCT]        # those draws by strength
+    int ds_q0[N_DISTINCT]             # the deck's cards of those ranks, the hidden ones out
+    int n_buyable
+    int buyable[N_DISTINCT]           # the rank sets that do not qualify
+    Draws ds_flush[N_DISTINCT]        # the draws of a rank not kept in the kept cards' suit
     int ds_top[N_DISTINCT]            # the rank the dealer throws when buying
     uint8_t ds_rank[N_DISTINCT][4]    # the four hidden ranks
 
@@ -142,6 +177,7 @@ cdef void _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qua
     cdef const EvalTables* t = tables()
     cdef int i, j, c, r, n, s, top
     cdef uint32_t kept_key
+    cdef uint16_t kept
     cdef uint8_t seen[52]
     cdef int tmp_s[N_MULTI]
     cdef int idx[N_MULTI]
@@ -216,17 +252,32 @@ cdef void _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qua
                 if (DS_MASK[i] >> r) & 1:
                     D.ds_rank[n][j] = r
                     j += 1
-            kept_key = _key_of_mask((DS_MASK[i] | (1 << D.rho)) & ~(1 << top))
+            kept = (DS_MASK[i] | (1 << D.rho)) & ~(1 << top)
+            kept_key = _key_of_mask(kept)
             D.ds_qual[n] = 0
-            D.ds_smax[n] = -1
+            D.ds_plain[n].n = 0
+            D.ds_flush[n].n = 0
+            D.ds_plain[n].cum[0] = 0
+            D.ds_flush[n].cum[0] = 0
             for r in range(13):
                 s = t.rank_table[kept_key + RK[r]]
                 if r != top and s >= qualifier:
                     D.ds_qual[n] |= 1 << r
-                    if s > D.ds_smax[n]:
-                        D.ds_smax[n] = s
+                    _draws_add(&D.ds_plain[n], s, r)
+                s = t.flush_table[kept | (1 << r)]
+                if not (kept >> r) & 1 and s >= qualifier:
+                    _draws_add(&D.ds_flush[n], s, r)
+            D.ds_q0[n] = 0
+            for r in range(13):
+                if (D.ds_qual[n] >> r) & 1:
+                    D.ds_q0[n] += D.a0[r] - ((DS_MASK[i] >> r) & 1)
             n += 1
     D.n_ds = n
+    D.n_buyable = 0
+    for i in range(n):
+        if D.ds_strength[i] < qualifier:
+            D.buyable[D.n_buyable] = i
+            D.n_buyable += 1
 
 
 cdef inline uint32_t _key_of_mask(uint16_t mask) noexcept nogil:
@@ -272,10 +323,6 @@ cdef inline int64_t _L(const Deal* D, const int64_t* pref, const Filter* f, int 
     return (pref[_below(D.ms_strength, D.n_ms, s)] + _below(f.by_fl, f.n, s) - _below(f.by_nf, f.n, s))
 
 
-cdef inline int64_t _out_value(const Settings* st, int s, int player, int p) noexcept nogil:
-    return settle(st, player, s, p) if s >= st.qualifier else 0
-
-
 cdef int64_t _buy_class(int64_t S, int64_t c, int64_t m, int redraws) noexcept nogil:
     # numerator over falling(m, redraws + 1): S sums the non-redraw outs, c redraw cards
     if redraws == 0:
@@ -302,7 +349,7 @@ cdef void _buy_order(const Deal* D, const Settings* st, const int* a, const uint
                      BuyOrder* o) noexcept nogil:
     # Depends on the deck only (not on the player's hand): once per rank multiset of new cards.
     # The bound is g[c] (q + outs), c <= 4 redraw cards and q + outs <= 47 cards: a bucket sort.
-    cdef int i, j, r, q, top, tau, best_outs, n = 0, m = ysize - 4, key, best
+    cdef int i, j, r, q, top, tau, best_outs, n = 0, m = ysize - 4, key, best, u, e
     cdef uint16_t h, lower
     cdef int64_t g[5]
     cdef int cls_key[N_DISTINCT]
@@ -312,17 +359,25 @@ cdef void _buy_order(const Deal* D, const Settings* st, const int* a, const uint
     cdef int64_t value[5 * 48]
     cdef int rank_of_key[5 * 48]
     cdef int by_value[5 * 48]
+    cdef int n_gone = 0
+    cdef int gone_rank[13]
+    cdef int gone[13]
     _redraw_factors(m, st.redraws, g)
-    for i in range(D.n_ds):
-        if D.ds_strength[i] >= st.qualifier:
-            continue
+    # the deck is the deal's less a few cards
+    for r in range(13):
+        if a[r] != D.a0[r]:
+            gone_rank[n_gone] = r
+            gone[n_gone] = D.a0[r] - a[r]
+            n_gone += 1
+    for u in range(D.n_buyable):
+        i = D.buyable[u]
         if not (a[D.ds_rank[i][0]] and a[D.ds_rank[i][1]] and a[D.ds_rank[i][2]] and a[D.ds_rank[i][3]]):
             continue  # a rank the deck no longer has: no dealer hand of this shape
         h = D.ds_mask[i]
-        q = 0
-        for r in range(13):
-            if (D.ds_qual[i] >> r) & 1:
-                q += a[r] - ((h >> r) & 1)
+        q = D.ds_q0[i]
+        for e in range(n_gone):
+            if (D.ds_qual[i] >> gone_rank[e]) & 1:
+                q -= gone[e]
         top = D.ds_top[i]
         best_outs = 0
         if top != D.rho:
@@ -373,22 +428,35 @@ cdef struct BuyPlan:
     # that can gain from buying: what does not depend on which cards of the up suit (ys_sigma
     # at most) or of the other suits are still unseen. _plan_excess and _other_suit_delta finish
     # it for a given deck, so groups of outcomes that differ only in those cards share it.
+    # A draw is worth best_pay if the player beats it, 0 on a tie or if the dealer still does
+    # not qualify, -3 if it beats the player: the ranks of each kind are bit sets.
     int n
     int idx[N_DISTINCT]               # the rank set of each candidate
     int64_t S[N_DISTINCT]             # sum of the plain draw values over the stub
     int64_t v[N_DISTINCT]             # excess of one dealer hand without a flush draw
     int c[N_DISTINCT]                 # redraw cards in the stub
-    bint has_gain[N_DISTINCT]         # a flush draw can beat taking the ante: gain is filled
-    int64_t gain[N_DISTINCT][13]      # what drawing each rank in the kept cards' suit adds to S
-    int64_t G[N_DISTINCT]             # the gains of the up suit's outs (ys_sigma) of a draw
+    bint has_gain[N_DISTINCT]         # a flush draw can beat taking the ante
+    uint16_t win[N_DISTINCT]          # plain draws the player beats
+    uint16_t lose[N_DISTINCT]         # plain draws that beat the player
+    uint16_t fwin[N_DISTINCT]         # the same for draws in the kept cards' suit (flushes)
+    uint16_t flose[N_DISTINCT]
+    int64_t G[N_DISTINCT]             # what the up suit's outs (ys_sigma) add to S in a flush draw
     int n_up
     int up_pos[N_DISTINCT]            # candidates whose kept hidden cards can be of the up suit
     int n_thrown
     int thrown_pos[N_DISTINCT]        # candidates where the dealer throws the up-card
     int64_t base                      # sum of count * v
     uint16_t ys_sigma
+    int64_t best_pay
     int64_t g[5]
     int64_t threshold
+
+
+cdef inline int64_t _gain(const BuyPlan* b, int k, unsigned int outs) noexcept nogil:
+    # what drawing the ranks ``outs`` in the kept cards' suit adds to S: a flush (or a straight
+    # flush) instead of the plain draw (the thrown rank's plain draw is a redraw, worth 0)
+    return (b.best_pay * (POP[outs & b.fwin[k]] - POP[outs & b.win[k]])
+            + 3 * (POP[outs & b.lose[k]] - POP[outs & b.flose[k]]))
 
 
 cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint16_t* ys, int ysize,
@@ -399,17 +467,17 @@ cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint1
     _buy_order, for this deck or a superset of it) lists the rank sets by that chance, so the
     loop stops at the first set where even winning every time could not beat taking the ante.
     """
-    cdef const EvalTables* t = tables()
-    cdef int i, j, k, r, top, tau, sigma = D.sigma, rho = D.rho
+    cdef int i, j, k, e, r, top, tau, sigma = D.sigma, rho = D.rho
     cdef int m = ysize - 4
     cdef int64_t threshold = (st.buy_fee + 1) * falling(m, st.redraws + 1)
     cdef int64_t best_pay = 2 * p + st.win_extra
-    cdef int64_t count, S, c, v, q, gc, G
-    cdef uint16_t h, lower, outs
-    cdef int64_t vnf[13]
+    cdef int64_t count, S, c, v, q, gc, w, tie
+    cdef uint16_t h, lower
+    cdef const Draws* d
     cdef bint plain_ok, fd_ok
     _redraw_factors(m, st.redraws, b.g)
     b.threshold = threshold
+    b.best_pay = best_pay
     b.ys_sigma = ys[sigma]
     b.n = 0
     b.n_up = 0
@@ -425,17 +493,25 @@ cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint1
         q = order.q[j]
         c = a[top] - ((h >> top) & 1)
         gc = b.g[c]
-        plain_ok = best_pay * q * gc > threshold
+        # only the w stub cards whose draw qualifies below the player pay, best_pay each
+        d = &D.ds_plain[i]
+        w = 0
+        e = 0
+        while e < d.n and d.strength[e] < player:
+            r = d.rank[e]
+            w += a[r] - ((h >> r) & 1)
+            e += 1
+        plain_ok = best_pay * w * gc > threshold
         # flush draws: the up-card kept with three hidden cards of its suit, or thrown with four
         # hidden cards of another suit; the most outs they can have bounds them too
         fd_ok = False
         if top != rho:
             if (ys[sigma] & lower) == lower:
-                fd_ok = best_pay * (q + _popcount(ys[sigma] & ~lower)) * gc > threshold
+                fd_ok = best_pay * (w + _popcount(ys[sigma] & ~lower)) * gc > threshold
         else:
             for tau in range(4):
                 if tau != sigma and (ys[tau] & h) == h:
-                    if best_pay * (q + _popcount(ys[tau] & ~h)) * gc > threshold:
+                    if best_pay * (w + _popcount(ys[tau] & ~h)) * gc > threshold:
                         fd_ok = True
         if not plain_ok and not fd_ok:
             continue
@@ -444,7 +520,14 @@ cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint1
             continue
         k = b.n
         b.n += 1
-        S = _draw_values(D, st, t, i, a, q, player, p, vnf)
+        b.win[k] = d.cum[e]
+        tie = 0
+        while e < d.n and d.strength[e] == player:
+            r = d.rank[e]
+            tie += a[r] - ((h >> r) & 1)
+            e += 1
+        b.lose[k] = D.ds_qual[i] & ~d.cum[e]
+        S = best_pay * w - 3 * (q - w - tie)
         v = S * gc - threshold
         v = v if v > 0 else 0
         b.idx[k] = i
@@ -454,17 +537,17 @@ cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint1
         b.base += count * v
         b.has_gain[k] = fd_ok
         if fd_ok:
-            _flush_gains(st, t, D, i, vnf, player, p, b.gain[k])
+            d = &D.ds_flush[i]
+            e = _draws_below(d, player)
+            b.fwin[k] = d.cum[e]
+            while e < d.n and d.strength[e] == player:
+                e += 1
+            b.flose[k] = d.cum[d.n] & ~d.cum[e]
         if (ys[sigma] & lower) == lower:
             b.up_pos[b.n_up] = k
             b.n_up += 1
             if fd_ok and top != rho:
-                G = 0
-                outs = ys[sigma] & ~lower
-                while outs:
-                    G += b.gain[k][__builtin_ctz(outs)]
-                    outs &= outs - 1
-                b.G[k] = G
+                b.G[k] = _gain(b, k, ys[sigma] & ~lower)
         if top == rho:
             b.thrown_pos[b.n_thrown] = k
             b.n_thrown += 1
@@ -475,8 +558,8 @@ cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_
     when the up suit's unseen cards are ``ys_sigma`` (within the plan's): a dealer that throws the
     up-card is counted here as having no flush draw (see _other_suit_delta)."""
     cdef int u, k, i, top
-    cdef uint16_t h, lower, removed = b.ys_sigma & ~ys_sigma, rm
-    cdef int64_t total = b.base, v, fd, G, c, w
+    cdef uint16_t h, lower, removed = b.ys_sigma & ~ys_sigma
+    cdef int64_t total = b.base, v, fd, c, w
     for u in range(b.n_up):
         k = b.up_pos[u]
         i = b.idx[k]
@@ -496,13 +579,10 @@ cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_
         # fd hands hold the three lower cards in the up suit and the top card in another
         total -= fd * v
         if b.has_gain[k]:
-            G = b.G[k]
-            rm = removed  # outs gone from the plan's (none of them is a lower rank)
-            while rm:
-                G -= b.gain[k][__builtin_ctz(rm)]
-                rm &= rm - 1
-            c = b.c[k] - ((ys_sigma >> top) & 1)  # the thrown rank in the up suit is an out
-            w = (b.S[k] + G) * b.g[c] - b.threshold
+            # the outs gone from the plan's are none of the lower ranks; the thrown rank in
+            # the up suit is an out, not a redraw
+            c = b.c[k] - ((ys_sigma >> top) & 1)
+            w = (b.S[k] + b.G[k] - _gain(b, k, removed)) * b.g[c] - b.threshold
             if w > 0:
                 total += fd * w
     return total
@@ -515,17 +595,18 @@ cdef int64_t _other_suit_delta(const Deal* D, const BuyPlan* b, uint16_t ys_tau)
     up-card and holds four hidden cards of that suit draws to a flush: its excess is that of the
     flush draw, not the plain one.
     """
-    cdef int u, k, i
-    cdef uint16_t h
-    cdef int64_t total = 0
+    cdef int u, k, top
+    cdef uint16_t h, outs
+    cdef int64_t total = 0, w
     for u in range(b.n_thrown):
         k = b.thrown_pos[u]
-        i = b.idx[k]
-        h = D.ds_mask[i]
+        h = D.ds_mask[b.idx[k]]
         if (ys_tau & h) != h or not b.has_gain[k]:
             continue  # without has_gain both excesses are 0
-        total += _flush_draw(b.S[k], b.c[k], ys_tau & ~h, D.ds_top[i], b.gain[k], b.g,
-                             b.threshold) - b.v[k]
+        outs = ys_tau & ~h
+        top = D.ds_top[b.idx[k]]
+        w = (b.S[k] + _gain(b, k, outs)) * b.g[b.c[k] - ((outs >> top) & 1)] - b.threshold
+        total += (w if w > 0 else 0) - b.v[k]
     return total
 
 
@@ -551,54 +632,8 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
     return total
 
 
-cdef inline int64_t _draw_values(const Deal* D, const Settings* st, const EvalTables* t, int i,
-                                 const int* a, int64_t q, int player, int p, int64_t* vnf) noexcept nogil:
-    # The value of each draw rank after a buy against rank set i (suits aside) into vnf, and S,
-    # their sum over the stub's cards of ranks other than the thrown one.
-    cdef int r, top = D.ds_top[i]
-    cdef uint16_t h = D.ds_mask[i]
-    cdef int64_t best_pay = 2 * p + st.win_extra, S = 0
-    cdef uint32_t kept_key
-    if player > D.ds_smax[i]:
-        # the player beats every draw that qualifies without a flush: each is worth best_pay
-        for r in range(13):
-            vnf[r] = best_pay if (D.ds_qual[i] >> r) & 1 else 0
-        return best_pay * q
-    kept_key = _key_of_mask((h | (1 << D.rho)) & ~(1 << top))
-    for r in range(13):
-        if r != top:
-            vnf[r] = _out_value(st, t.rank_table[kept_key + RK[r]], player, p)
-            S += (a[r] - ((h >> r) & 1)) * vnf[r]
-    return S
-
-
 cdef inline int _popcount(unsigned int x) noexcept nogil:
     return POP[x]
-
-
-cdef inline void _flush_gains(const Settings* st, const EvalTables* t, const Deal* D, int i,
-                              const int64_t* vnf, int player, int p, int64_t* gain) noexcept nogil:
-    # what each rank adds to S when it is drawn in the kept cards' suit: a flush (or straight
-    # flush) instead of its plain value; the thrown rank was a redraw, worth nothing in S
-    cdef int r, top = D.ds_top[i]
-    cdef uint16_t kept = (D.ds_mask[i] | (1 << D.rho)) & ~(1 << top)
-    for r in range(13):
-        gain[r] = _out_value(st, t.flush_table[kept | (1 << r)], player, p) - (0 if r == top else vnf[r])
-
-
-cdef inline int64_t _flush_draw(int64_t S, int64_t c, unsigned int outs, int top, const int64_t* gain,
-                                const int64_t* g, int64_t threshold) noexcept nogil:
-    # the excess of a flush draw: each out of the kept cards' suit adds its gain to S
-    cdef int r
-    cdef int64_t v
-    while outs:
-        r = __builtin_ctz(outs)
-        S += gain[r]
-        if r == top:
-            c -= 1
-        outs &= outs - 1
-    v = S * g[c] - threshold
-    return v if v > 0 else 0
 
 
 cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
