@@ -26,6 +26,7 @@ DEF N_MULTI = 1820      # multisets of four ranks
 DEF N_DISTINCT = 715    # sets of four distinct ranks
 DEF MAX_FLUSH = 495     # four-card subsets of the 12 unseen cards of one suit
 DEF MAX_SLOTS = 2048
+DEF N_ORDERS = 64       # buy orders kept per number of exchanged cards
 
 cdef int BINOM[6][6]
 cdef uint8_t MS_RANK[N_MULTI][4]      # the four ranks, ascending
@@ -119,6 +120,7 @@ cdef struct Deal:
     int n_ms
     int ms_order[N_MULTI]             # hidden multisets of this up rank, by rank strength
     int ms_strength[N_MULTI]          # their strengths, ascending
+    uint8_t ms_code[N_MULTI][4]       # their (rank, multiplicity) pairs as 5 r + m, padded with 65
     int n_flush                       # four-card subsets of the up suit's unseen cards
     uint16_t fl_mask_by_fl[MAX_FLUSH]
     int fl_by_fl[MAX_FLUSH]           # their flush strengths, ascending
@@ -132,6 +134,7 @@ cdef struct Deal:
     int ds_q0[N_DISTINCT]             # the deck's cards of those ranks, the hidden ones out
     int n_buyable
     int buyable[N_DISTINCT]           # the rank sets that do not qualify
+    int band[N_STRENGTH]              # players of one band compare alike with every draw after a buy
     Draws ds_flush[N_DISTINCT]        # the draws of a rank not kept in the kept cards' suit
     int ds_top[N_DISTINCT]            # the rank the dealer throws when buying
     uint8_t ds_rank[N_DISTINCT][4]    # the four hidden ranks
@@ -175,7 +178,7 @@ cdef void _sort_pairs(int* key, uint16_t* val, int n) noexcept nogil:
 cdef void _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qualifier) noexcept nogil:
     # known: every card out of the deck besides the up-card (the player's, thrown away, dead)
     cdef const EvalTables* t = tables()
-    cdef int i, j, c, r, n, s, top
+    cdef int i, j, k, c, r, n, s, top
     cdef uint32_t kept_key
     cdef uint16_t kept
     cdef uint8_t seen[52]
@@ -224,6 +227,8 @@ cdef void _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qua
         count[tmp_s[i]] += 1
         D.ms_order[j] = idx[i]
         D.ms_strength[j] = tmp_s[i]
+        for k in range(4):
+            D.ms_code[j][k] = 5 * MS_R[idx[i]][k] + MS_M[idx[i]][k] if k < MS_N[idx[i]] else 65
     free(count)
     # dealer flushes: four unseen cards of the up suit
     n = 0
@@ -274,10 +279,22 @@ cdef void _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qua
             n += 1
     D.n_ds = n
     D.n_buyable = 0
+    for s in range(N_STRENGTH):
+        D.band[s] = 0
     for i in range(n):
         if D.ds_strength[i] < qualifier:
             D.buyable[D.n_buyable] = i
             D.n_buyable += 1
+            for j in range(D.ds_plain[i].n):
+                D.band[D.ds_plain[i].strength[j]] = 1
+            for j in range(D.ds_flush[i].n):
+                D.band[D.ds_flush[i].strength[j]] = 1
+    # band: twice the number of draw strengths below, plus one on a draw strength
+    j = 0
+    for s in range(N_STRENGTH):
+        k = D.band[s]
+        D.band[s] = 2 * j + k
+        j += k
 
 
 cdef inline uint32_t _key_of_mask(uint16_t mask) noexcept nogil:
@@ -291,15 +308,18 @@ cdef inline uint32_t _key_of_mask(uint16_t mask) noexcept nogil:
 
 cdef void _blind_prefix(const Deal* D, const int* a, int64_t* pref) noexcept nogil:
     # pref[i]: dealer hands among the i weakest hidden rank multisets (suits ignored)
-    cdef int i, j, m
-    cdef int64_t w
+    cdef int i, r, m
+    cdef int64_t ways[66]             # C(a_r, m) at 5 r + m; the padding code 65 counts 1
+    cdef int64_t total = 0
+    for r in range(13):
+        for m in range(5):
+            ways[5 * r + m] = BINOM[a[r]][m] if m <= a[r] else 0
+    ways[65] = 1
     pref[0] = 0
     for i in range(D.n_ms):
-        m = D.ms_order[i]
-        w = 1
-        for j in range(MS_N[m]):
-            w *= BINOM[a[MS_R[m][j]]][MS_M[m][j]]
-        pref[i + 1] = pref[i] + w
+        total += (ways[D.ms_code[i][0]] * ways[D.ms_code[i][1]]
+                  * ways[D.ms_code[i][2]] * ways[D.ms_code[i][3]])
+        pref[i + 1] = total
 
 
 cdef void _filter(const Deal* D, int sigmask, Filter* f) noexcept nogil:
@@ -337,59 +357,86 @@ cdef inline void _redraw_factors(int m, int redraws, int64_t* g) noexcept nogil:
         g[c] = _buy_class(1, c, m, redraws)
 
 
+cdef struct Gone:
+    # a deck as the deal's less a few cards: the ranks it lost, how many of each
+    int n
+    int rank[13]
+    int count[13]
+
+
+cdef inline void _gone(const Deal* D, const int* a, Gone* gone) noexcept nogil:
+    cdef int r
+    gone.n = 0
+    for r in range(13):
+        if a[r] != D.a0[r]:
+            gone.rank[gone.n] = r
+            gone.count[gone.n] = D.a0[r] - a[r]
+            gone.n += 1
+
+
+cdef inline int _qualifying_draws(const Deal* D, int i, const Gone* gone) noexcept nogil:
+    # the stub's cards after which a dealer of rank set i qualifies once it buys, suits aside
+    cdef int e, q = D.ds_q0[i]
+    for e in range(gone.n):
+        if (D.ds_qual[i] >> gone.rank[e]) & 1:
+            q -= gone.count[e]
+    return q
+
+
 cdef struct BuyOrder:
     # The non-qualifying rank sets of the dealer for one deck, best qualifying chance first.
     int n
     int idx[N_DISTINCT]
-    int q[N_DISTINCT]             # stub cards after which the dealer qualifies, suits aside
     int64_t qmax[N_DISTINCT]      # numerator of the best chance to qualify, flush draws included
 
 
+cdef inline int _draws_won(const Draws* d, const int* a, uint16_t h, int player, int* e) noexcept nogil:
+    # the stub's cards (deck a less the hidden ranks h) whose draw the player beats; e: how
+    # many of the draws those are
+    cdef int k = 0, w = 0, r
+    while k < d.n and d.strength[k] < player:
+        r = d.rank[k]
+        w += a[r] - ((h >> r) & 1)
+        k += 1
+    e[0] = k
+    return w
+
+
 cdef void _buy_order(const Deal* D, const Settings* st, const int* a, const uint16_t* ys, int ysize,
-                     BuyOrder* o) noexcept nogil:
-    # Depends on the deck only (not on the player's hand): once per rank multiset of new cards.
-    # The bound is g[c] (q + outs), c <= 4 redraw cards and q + outs <= 47 cards: a bucket sort.
-    cdef int i, j, r, q, top, tau, best_outs, n = 0, m = ysize - 4, key, best, u, e
-    cdef uint16_t h, lower
+                     int player, BuyOrder* o) noexcept nogil:
+    # The same for every deck within (a, ys) and every player of the band of ``player``.
+    # The bound is g[c] (w + outs): the draws and the flush draw's outs the player beats, c <= 4
+    # redraw cards, w + outs <= 47 cards: a bucket sort.
+    cdef int i, j, r, w, top, tau, best_outs, n = 0, m = ysize - 4, key, best, u, e
+    cdef uint16_t h, lower, fwin
     cdef int64_t g[5]
     cdef int cls_key[N_DISTINCT]
-    cdef int cls_q[N_DISTINCT]
     cdef int cls_i[N_DISTINCT]
     cdef int start[5 * 48 + 1]
     cdef int64_t value[5 * 48]
     cdef int rank_of_key[5 * 48]
     cdef int by_value[5 * 48]
-    cdef int n_gone = 0
-    cdef int gone_rank[13]
-    cdef int gone[13]
     _redraw_factors(m, st.redraws, g)
-    # the deck is the deal's less a few cards
-    for r in range(13):
-        if a[r] != D.a0[r]:
-            gone_rank[n_gone] = r
-            gone[n_gone] = D.a0[r] - a[r]
-            n_gone += 1
     for u in range(D.n_buyable):
         i = D.buyable[u]
         if not (a[D.ds_rank[i][0]] and a[D.ds_rank[i][1]] and a[D.ds_rank[i][2]] and a[D.ds_rank[i][3]]):
             continue  # a rank the deck no longer has: no dealer hand of this shape
         h = D.ds_mask[i]
-        q = D.ds_q0[i]
-        for e in range(n_gone):
-            if (D.ds_qual[i] >> gone_rank[e]) & 1:
-                q -= gone[e]
+        w = _draws_won(&D.ds_plain[i], a, h, player, &e)
+        fwin = D.ds_flush[i].cum[_draws_below(&D.ds_flush[i], player)]
         top = D.ds_top[i]
         best_outs = 0
         if top != D.rho:
             lower = h & ~(1 << top)
             if (ys[D.sigma] & lower) == lower:
-                best_outs = _popcount(ys[D.sigma] & ~lower)
+                best_outs = _popcount(ys[D.sigma] & fwin)
         else:
             for tau in range(4):
                 if tau != D.sigma and (ys[tau] & h) == h:
-                    best_outs = max(best_outs, _popcount(ys[tau] & ~h))
-        cls_key[n] = (a[top] - ((h >> top) & 1)) * 48 + q + best_outs
-        cls_q[n] = q
+                    best_outs = max(best_outs, _popcount(ys[tau] & fwin))
+        if w + best_outs == 0:
+            continue  # the buy never pays
+        cls_key[n] = (a[top] - ((h >> top) & 1)) * 48 + w + best_outs
         cls_i[n] = i
         n += 1
     # order the possible keys by their bound, largest first: within one c the bound falls with
@@ -418,7 +465,6 @@ cdef void _buy_order(const Deal* D, const Settings* st, const int* a, const uint
         j = start[rank_of_key[cls_key[i]]]
         start[rank_of_key[cls_key[i]]] += 1
         o.idx[j] = cls_i[i]
-        o.q[j] = cls_q[i]
         o.qmax[j] = value[cls_key[i]]
     o.n = n
 
@@ -474,7 +520,12 @@ cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint1
     cdef int64_t count, S, c, v, q, gc, w, tie
     cdef uint16_t h, lower
     cdef const Draws* d
+    cdef const Draws* fd
+    cdef int fe
+    cdef uint16_t fwin
     cdef bint plain_ok, fd_ok
+    cdef Gone gone
+    _gone(D, a, &gone)
     _redraw_factors(m, st.redraws, b.g)
     b.threshold = threshold
     b.best_pay = best_pay
@@ -490,28 +541,26 @@ cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint1
         h = D.ds_mask[i]
         top = D.ds_top[i]
         lower = h & ~(1 << top)
-        q = order.q[j]
+        q = _qualifying_draws(D, i, &gone)
         c = a[top] - ((h >> top) & 1)
         gc = b.g[c]
         # only the w stub cards whose draw qualifies below the player pay, best_pay each
         d = &D.ds_plain[i]
-        w = 0
-        e = 0
-        while e < d.n and d.strength[e] < player:
-            r = d.rank[e]
-            w += a[r] - ((h >> r) & 1)
-            e += 1
+        w = _draws_won(d, a, h, player, &e)
         plain_ok = best_pay * w * gc > threshold
         # flush draws: the up-card kept with three hidden cards of its suit, or thrown with four
-        # hidden cards of another suit; the most outs they can have bounds them too
+        # hidden cards of another suit; the outs that make a flush below the player bound them
+        fd = &D.ds_flush[i]
+        fe = _draws_below(fd, player)
+        fwin = fd.cum[fe]
         fd_ok = False
         if top != rho:
             if (ys[sigma] & lower) == lower:
-                fd_ok = best_pay * (w + _popcount(ys[sigma] & ~lower)) * gc > threshold
+                fd_ok = best_pay * (w + _popcount(ys[sigma] & fwin)) * gc > threshold
         else:
             for tau in range(4):
                 if tau != sigma and (ys[tau] & h) == h:
-                    if best_pay * (w + _popcount(ys[tau] & ~h)) * gc > threshold:
+                    if best_pay * (w + _popcount(ys[tau] & fwin)) * gc > threshold:
                         fd_ok = True
         if not plain_ok and not fd_ok:
             continue
@@ -537,12 +586,10 @@ cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint1
         b.base += count * v
         b.has_gain[k] = fd_ok
         if fd_ok:
-            d = &D.ds_flush[i]
-            e = _draws_below(d, player)
-            b.fwin[k] = d.cum[e]
-            while e < d.n and d.strength[e] == player:
-                e += 1
-            b.flose[k] = d.cum[d.n] & ~d.cum[e]
+            b.fwin[k] = fwin
+            while fe < fd.n and fd.strength[fe] == player:
+                fe += 1
+            b.flose[k] = fd.cum[fd.n] & ~fd.cum[fe]
         if (ys[sigma] & lower) == lower:
             b.up_pos[b.n_up] = k
             b.n_up += 1
@@ -619,7 +666,7 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
     cdef int tau
     if order == NULL:
         own = <BuyOrder*> malloc(sizeof(BuyOrder))
-        _buy_order(D, st, a, ys, ysize, own)
+        _buy_order(D, st, a, ys, ysize, player, own)
         order = own
     _buy_plan(D, st, a, ys, ysize, player, p, order, b)
     total = _plan_excess(D, b, a, ys[D.sigma])
@@ -644,11 +691,10 @@ cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
 cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
                     const int* a, const uint16_t* ys, int ysize, int player, int p,
                     int64_t nq, int64_t n, int64_t den, int64_t* counts, const BuyOrder* order,
-                    const BuyPlan* plan=NULL) noexcept nogil:
+                    bint excess_given=False, int64_t given=0) noexcept nogil:
     """Numerator over n * den of betting a final hand, with the best insurance.
 
-    With ``plan`` (made for this deck and player), the buy's flush draws of the suits other
-    than the up-card's are left to the caller (_other_suit_delta).
+    With ``excess_given``, the buy's part is ``given`` (the caller's), else it is computed.
     """
     cdef int64_t win = 0, tie = 0, lose, below, upto, excess = 0, e, value
     if player >= st.qualifier:
@@ -660,10 +706,7 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
     else:
         lose = n - nq
     if _buys(st, player, p):
-        if plan != NULL:
-            excess = _plan_excess(D, plan, a, ys[D.sigma])
-        else:
-            excess = _buy_excess(D, st, a, ys, ysize, player, p, order)
+        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p, order)
     value = den * ((2 * p + st.win_extra) * win - 3 * lose + nq) + excess
     if player >= st.insurance_from and st.insurance_max * p >= st.insurance_min:
         e = nq - win - (tie if st.tie_loses else 0)
@@ -709,10 +752,18 @@ cdef struct Ctx:
     int player[10]             # each one's strength when the new cards make no flush
     int128* acc
     int64_t outcomes
-    BuyOrder* order
-    int order_ready
+    BuyOrder* orders           # the buy bounds by band of player, for the exchanges of k cards
+    int order_band[N_ORDERS]
+    int n_orders
     int card_by_card           # every outcome card by card (the check of the grouped sums)
-    BuyPlan* plan
+    BuyPlan* plans             # of the players of one rank multiset, one per (band, payout)
+    int n_plans
+    int plan_band[10]
+    int plan_p[10]
+    bint have_delta[10]
+    int64_t excess_ok[10]      # bit set of the up-suit groups (sigmask) whose excess is known
+    int64_t excess[10][32]     # _plan_excess by plan and group
+    int64_t delta[10][4][32]   # _other_suit_delta by plan, suit and ranks taken from that suit
     int n_unsafe               # (sigmask, discard masks) left to the card-by-card path
     int unsafe_sig[64]
     int unsafe_masks[64]
@@ -734,12 +785,18 @@ cdef Filter* _slot(Ctx* x, int sigmask) noexcept nogil:
     return f
 
 
-cdef void _need_order(Ctx* x) noexcept nogil:
-    # the buy bounds of this rank multiset, from the deck with every new card's suit still in:
-    # a superset of every outcome's deck, so the bounds hold for all of them
-    if not x.order_ready:
-        _buy_order(x.D, x.st, x.a, x.D.ys0, x.ysize, x.order)
-        x.order_ready = 1
+cdef const BuyOrder* _need_order(Ctx* x, int player) noexcept nogil:
+    # the buy bounds of the exchanges of k cards for the player's band, from the deal's deck:
+    # it holds every outcome's deck, so the bounds hold for all of them
+    cdef int u, band = x.D.band[player]
+    for u in range(min(x.n_orders, N_ORDERS)):
+        if x.order_band[u] == band:
+            return &x.orders[u]
+    u = x.n_orders % N_ORDERS  # full: the oldest goes
+    x.n_orders += 1
+    x.order_band[u] = band
+    _buy_order(x.D, x.st, x.D.a0, x.D.ys0, x.ysize, player, &x.orders[u])
+    return &x.orders[u]
 
 
 cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
@@ -754,10 +811,9 @@ cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexc
             sigmask |= 1 << (new[i] >> 2)
     cdef Filter* f = _slot(x, sigmask)
     cdef int p = x.p5[player]
-    if _buys(x.st, player, p):
-        _need_order(x)
     return _value(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, p,
-                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, x.order)
+                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL,
+                  _need_order(x, player) if _buys(x.st, player, p) else NULL)
 
 
 cdef inline int64_t _floor(Ctx* x, int64_t v) noexcept nogil:
@@ -855,8 +911,10 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int64_t cnt, w, A, nq, low, dmin, v, total_leaves = 1
     cdef int128 total
     cdef uint16_t ys[4]
-    cdef int64_t delta[4][32]
-    cdef bint buy_rel, have_delta, planned, thrown = False
+    cdef bint buy_rel, thrown = False
+    cdef int u
+    cdef BuyPlan* plan
+    cdef int64_t (*delta)[32]
     cdef Filter* f
     for r in range(13):
         x.a[r] = D.a0[r] - x.mult[r]
@@ -873,8 +931,8 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             key_new += RK[r] * x.mult[r]
             nr += 1
     x.outcomes += total_leaves
+    x.n_plans = 0
     _blind_prefix(D, x.a, x.pref)
-    x.order_ready = 0
     x.n_unsafe = 0
     for j in range(D.n_ds):
         if D.ds_top[j] == D.rho and D.ds_strength[j] < st.qualifier:
@@ -890,7 +948,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         x.player[i] = player
         p = x.p5[player]
         buy_rel = _buys(st, player, p)
-        planned = False
+        plan = NULL
         # the outcomes where every card is of one suit: the player has a flush
         n_fl = 0
         for pi in range(4):
@@ -905,7 +963,6 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                 fl_suit[n_fl] = pi
                 fl_sig[n_fl] = _rank_bits(R, nr) if pi == D.sigma else 0
                 n_fl += 1
-        have_delta = False
         for sigmask in range(1 << nr):
             if sigmask & ~sig_ranks:
                 continue
@@ -932,14 +989,29 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                         cnt -= 1
                 x.acc[km] += (<int128> cnt) * _floor(x, v)
                 continue
-            if not planned:
-                # the buy's part shared by every group of this player: the deck with every
-                # new card's suit still in holds each group's deck
-                _need_order(x)
-                _buy_plan(D, st, x.a, D.ys0, x.ysize, player, p, x.order, x.plan)
-                planned = True
-            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, NULL, x.plan)
-            if thrown and not have_delta:
+            if plan == NULL:
+                # the buy's part shared by every group of this player and by the players of
+                # its band with its payout: the deck with every new card's suit still in
+                # holds each group's deck
+                for u in range(x.n_plans):
+                    if x.plan_band[u] == D.band[player] and x.plan_p[u] == p:
+                        break
+                else:
+                    u = x.n_plans
+                    x.n_plans += 1
+                    x.plan_band[u] = D.band[player]
+                    x.plan_p[u] = p
+                    x.have_delta[u] = False
+                    x.excess_ok[u] = 0
+                    _buy_plan(D, st, x.a, D.ys0, x.ysize, player, p, _need_order(x, player), &x.plans[u])
+                plan = &x.plans[u]
+                delta = x.delta[u]
+            if not (x.excess_ok[u] >> sigmask) & 1:
+                x.excess[u][sigmask] = _plan_excess(D, plan, x.a, ys[D.sigma])
+                x.excess_ok[u] |= 1 << sigmask
+            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, NULL,
+                       True, x.excess[u][sigmask])
+            if thrown and not x.have_delta[u]:
                 # D_tau(ranks of the new cards taken from suit tau), for every other suit
                 for tau in range(4):
                     if tau == D.sigma:
@@ -947,8 +1019,8 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                     for tmask in range(1 << nr):
                         if _taken_ok(Sr, nr, tmask, tau):
                             delta[tau][tmask] = _other_suit_delta(
-                                D, x.plan, D.ys0[tau] & ~_rank_bits_masked(R, nr, tmask))
-                have_delta = True
+                                D, plan, D.ys0[tau] & ~_rank_bits_masked(R, nr, tmask))
+                x.have_delta[u] = True
             total = (<int128> cnt) * A
             low = A
             if thrown:
@@ -1118,8 +1190,8 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
     cdef Filter* slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
     cdef Filter** filter_of = <Filter**> malloc(8192 * sizeof(Filter*))
-    cdef BuyPlan* plan = <BuyPlan*> malloc(sizeof(BuyPlan))
-    cdef BuyOrder* order = <BuyOrder*> malloc(sizeof(BuyOrder))
+    cdef BuyPlan* plans = <BuyPlan*> malloc(10 * sizeof(BuyPlan))
+    cdef BuyOrder* orders = <BuyOrder*> malloc(N_ORDERS * sizeof(BuyOrder))
     cdef int128 acc[32]
     cdef int64_t counts[7]
     cdef int i, j, c, k, player, p, a1, a2, a3
@@ -1184,9 +1256,9 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         for i in range(8192):
             filter_of[i] = NULL
         x.acc = acc
-        x.order = order
+        x.orders = orders
         x.card_by_card = card_by_card
-        x.plan = plan
+        x.plans = plans
         for k in exchange_counts:
             x.k = k
             x.forced = k in forced_counts
@@ -1203,6 +1275,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             x.n = falling(D.n0 - k, 4) // 24
             x.den = falling(D.n0 - k - 4, st.redraws + 1)
             x.outcomes = 0
+            x.n_orders = 0
             with nogil:
                 _ranks(&x, 0, k)
             for i in range(x.n_masks):
@@ -1213,6 +1286,6 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         free(pref)
         free(slots)
         free(filter_of)
-        free(plan)
-        free(order)
+        free(plans)
+        free(orders)
     return result
