@@ -510,8 +510,9 @@ cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint1
     """Fill ``b`` for the deck (a, ys); ``ys`` may be a superset of the unseen cards by suit.
 
     E[buy] is at most best_pay times the chance to qualify after the buy. ``order`` (from
-    _buy_order, for this deck or a superset of it) lists the rank sets by that chance, so the
-    loop stops at the first set where even winning every time could not beat taking the ante.
+    _buy_order, for this deck or a superset of it, and this player's band) lists the rank sets
+    by that chance, so the loop stops at the first set where even winning every time could not
+    beat taking the ante; without it (a plan used once) every rank set is looked at.
     """
     cdef int i, j, k, e, r, top, tau, sigma = D.sigma, rho = D.rho
     cdef int m = ysize - 4
@@ -534,10 +535,13 @@ cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint1
     b.n_up = 0
     b.n_thrown = 0
     b.base = 0
-    for j in range(order.n):
-        if best_pay * order.qmax[j] <= threshold:
+    for j in range(order.n if order != NULL else D.n_buyable):
+        if order == NULL:
+            i = D.buyable[j]
+        elif best_pay * order.qmax[j] <= threshold:
             break
-        i = order.idx[j]
+        else:
+            i = order.idx[j]
         h = D.ds_mask[i]
         top = D.ds_top[i]
         lower = h & ~(1 << top)
@@ -658,24 +662,17 @@ cdef int64_t _other_suit_delta(const Deal* D, const BuyPlan* b, uint16_t ys_tau)
 
 
 cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
-                         int ysize, int player, int p, const BuyOrder* order) noexcept nogil:
+                         int ysize, int player, int p) noexcept nogil:
     # the whole excess of one deck, flush draws in every suit included
     cdef BuyPlan* b = <BuyPlan*> malloc(sizeof(BuyPlan))
-    cdef BuyOrder* own = NULL
     cdef int64_t total
     cdef int tau
-    if order == NULL:
-        own = <BuyOrder*> malloc(sizeof(BuyOrder))
-        _buy_order(D, st, a, ys, ysize, player, own)
-        order = own
-    _buy_plan(D, st, a, ys, ysize, player, p, order, b)
+    _buy_plan(D, st, a, ys, ysize, player, p, NULL, b)
     total = _plan_excess(D, b, a, ys[D.sigma])
     for tau in range(4):
         if tau != D.sigma:
             total += _other_suit_delta(D, b, ys[tau])
     free(b)
-    if own != NULL:
-        free(own)
     return total
 
 
@@ -690,7 +687,7 @@ cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
 
 cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
                     const int* a, const uint16_t* ys, int ysize, int player, int p,
-                    int64_t nq, int64_t n, int64_t den, int64_t* counts, const BuyOrder* order,
+                    int64_t nq, int64_t n, int64_t den, int64_t* counts,
                     bint excess_given=False, int64_t given=0) noexcept nogil:
     """Numerator over n * den of betting a final hand, with the best insurance.
 
@@ -706,7 +703,7 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
     else:
         lose = n - nq
     if _buys(st, player, p):
-        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p, order)
+        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p)
     value = den * ((2 * p + st.win_extra) * win - 3 * lose + nq) + excess
     if player >= st.insurance_from and st.insurance_max * p >= st.insurance_min:
         e = nq - win - (tie if st.tie_loses else 0)
@@ -812,8 +809,7 @@ cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexc
     cdef Filter* f = _slot(x, sigmask)
     cdef int p = x.p5[player]
     return _value(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, p,
-                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL,
-                  _need_order(x, player) if _buys(x.st, player, p) else NULL)
+                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL)
 
 
 cdef inline int64_t _floor(Ctx* x, int64_t v) noexcept nogil:
@@ -983,7 +979,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             f = _slot(x, _rank_bits_masked(R, nr, sigmask))
             nq = _L(D, x.pref, f, st.qualifier)
             if not buy_rel:
-                v = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, NULL)
+                v = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL)
                 for j in range(n_fl):
                     if fl_sig[j] == _rank_bits_masked(R, nr, sigmask):
                         cnt -= 1
@@ -1009,7 +1005,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             if not (x.excess_ok[u] >> sigmask) & 1:
                 x.excess[u][sigmask] = _plan_excess(D, plan, x.a, ys[D.sigma])
                 x.excess_ok[u] |= 1 << sigmask
-            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, NULL,
+            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL,
                        True, x.excess[u][sigmask])
             if thrown and not x.have_delta[u]:
                 # D_tau(ranks of the new cards taken from suit tau), for every other suit
@@ -1165,7 +1161,7 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict s
         n = falling(D.n0, 4) // 24
         den = falling(D.n0 - 4, st.redraws + 1)
         nq = _L(D, pref, &f, st.qualifier)
-        _value(D, &st, pref, &f, D.a0, D.ys0, D.n0, player, p, nq, n, den, counts, NULL)
+        _value(D, &st, pref, &f, D.a0, D.ys0, D.n0, player, p, nq, n, den, counts)
     finally:
         free(D)
         free(pref)
@@ -1217,7 +1213,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         den = falling(D.n0 - 4, st.redraws + 1)
         player = eval5(t, hand[0], hand[1], hand[2], hand[3], hand[4])
         nq = _L(D, pref, &f, st.qualifier)
-        v = _value(D, &st, pref, &f, a, ys, D.n0, player, p5[player], nq, n, den, counts, NULL)
+        v = _value(D, &st, pref, &f, a, ys, D.n0, player, p5[player], nq, n, den, counts)
         result["bet"] = tuple(counts[i] for i in range(7))
         result["bet_value"] = v
         # a sixth card
@@ -1238,7 +1234,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                 player = eval6(t, six)
                 p = payout_detail(t, six, 6, &paytable[0], second_on, new_rank, &a1, &a2, &a3)
                 nq = _L(D, pref, &f, st.qualifier)
-                v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, NULL, NULL)
+                v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, NULL)
                 total += v if v > -n * den else -n * den
                 a[c >> 2] += 1
                 ys[c & 3] |= 1 << (c >> 2)
