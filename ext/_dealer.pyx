@@ -662,12 +662,12 @@ cdef int64_t _other_suit_delta(const Deal* D, const BuyPlan* b, uint16_t ys_tau)
 
 
 cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
-                         int ysize, int player, int p) noexcept nogil:
+                         int ysize, int player, int p, const BuyOrder* order) noexcept nogil:
     # the whole excess of one deck, flush draws in every suit included
     cdef BuyPlan* b = <BuyPlan*> malloc(sizeof(BuyPlan))
     cdef int64_t total
     cdef int tau
-    _buy_plan(D, st, a, ys, ysize, player, p, NULL, b)
+    _buy_plan(D, st, a, ys, ysize, player, p, order, b)
     total = _plan_excess(D, b, a, ys[D.sigma])
     for tau in range(4):
         if tau != D.sigma:
@@ -687,7 +687,7 @@ cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
 
 cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
                     const int* a, const uint16_t* ys, int ysize, int player, int p,
-                    int64_t nq, int64_t n, int64_t den, int64_t* counts,
+                    int64_t nq, int64_t n, int64_t den, int64_t* counts, const BuyOrder* order=NULL,
                     bint excess_given=False, int64_t given=0) noexcept nogil:
     """Numerator over n * den of betting a final hand, with the best insurance.
 
@@ -703,7 +703,7 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
     else:
         lose = n - nq
     if _buys(st, player, p):
-        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p)
+        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p, order)
     value = den * ((2 * p + st.win_extra) * win - 3 * lose + nq) + excess
     if player >= st.insurance_from and st.insurance_max * p >= st.insurance_min:
         e = nq - win - (tie if st.tie_loses else 0)
@@ -808,8 +808,10 @@ cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexc
             sigmask |= 1 << (new[i] >> 2)
     cdef Filter* f = _slot(x, sigmask)
     cdef int p = x.p5[player]
+    # one order for all these players: that of the best band bounds every band's
     return _value(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, p,
-                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL)
+                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL,
+                  _need_order(x, N_STRENGTH - 1) if _buys(x.st, player, p) else NULL)
 
 
 cdef inline int64_t _floor(Ctx* x, int64_t v) noexcept nogil:
@@ -1005,7 +1007,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             if not (x.excess_ok[u] >> sigmask) & 1:
                 x.excess[u][sigmask] = _plan_excess(D, plan, x.a, ys[D.sigma])
                 x.excess_ok[u] |= 1 << sigmask
-            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL,
+            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, NULL,
                        True, x.excess[u][sigmask])
             if thrown and not x.have_delta[u]:
                 # D_tau(ranks of the new cards taken from suit tau), for every other suit
