@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn
+from pathlib import Path
+from typing import Annotated, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -13,6 +14,7 @@ import json
 from . import __version__
 from . import report_deal
 from . import rules as rules_mod
+from . import tables as tables_mod
 from .cards import parse_card, parse_cards
 from .deal import bet_value, buy_game, solve
 from .errors import InputError
@@ -40,6 +42,8 @@ app = typer.Typer(
 )
 rules_app = typer.Typer(help="Show rule settings.", context_settings=CONTEXT, no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
+tables_app = typer.Typer(help="Build and query strategy tables.", context_settings=CONTEXT, no_args_is_help=True)
+app.add_typer(tables_app, name="tables")
 
 _err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -49,6 +53,9 @@ ThrownOption = Annotated[str, typer.Option("--thrown", help="Cards exchanged awa
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for programs.")]
 RulesOption = Annotated[
     str, typer.Option("--rules", "-r", help="Preset (russian, caribbean, oasis) or a TOML rules file.")
+]
+TableOption = Annotated[
+    Optional[Path], typer.Option("--table", "-t", help="A table directory (default: $RPOKER_TABLES, ./tables).")
 ]
 
 
@@ -90,11 +97,34 @@ def best(
     dead: DeadOption = "",
     rules: RulesOption = "russian",
     as_json: JsonOption = False,
+    table: TableOption = None,
+    exact: Annotated[bool, typer.Option("--solve", help="Solve the deal even when a table has it.")] = False,
 ) -> None:
-    """Exact EV of every option of a deal, sorted, with the best action and the advice."""
+    """Exact EV of every option of a deal, sorted, with the best action and the advice.
+
+    With a strategy table of the same rules at hand (and no dead cards), the answer is read
+    from it, and says so; otherwise (or with --solve) the deal is solved.
+    """
     r = rules_mod.load(rules)
     hand_cards = parse_cards(cards, count=5, what="hand")
-    solution = solve(hand_cards, parse_card(up), r, parse_cards(dead, what="dead cards"))
+    up_card = parse_card(up)
+    dead_cards = parse_cards(dead, what="dead cards")
+    if not exact and not dead_cards:
+        if table:
+            found = tables_mod.Table(table)
+            found.check_rules(r)
+            _print_answer(found, found.lookup(hand_cards, up_card), as_json)
+            return
+        found = tables_mod.find_table(r, tables_mod.default_roots())
+        if found is not None:
+            try:
+                answer = found.lookup(hand_cards, up_card)
+            except InputError as exc:  # an unfinished or damaged table found on the way: solve
+                _err.print(f"note: {exc}; solving the deal instead")
+            else:
+                _print_answer(found, answer, as_json)
+                return
+    solution = solve(hand_cards, up_card, r, dead_cards)
     value = evaluate(hand_cards, r)
     if as_json:
         typer.echo(json.dumps(report_deal.solution_json(solution, value), indent=1))
@@ -137,6 +167,71 @@ def buy(
     d = buy_game(parse_cards(cards, count=(5, 6), what="hand"), parse_cards(dealer, count=5, what="dealer's hand"),
                  rules_mod.load(rules), parse_cards(thrown, what="thrown cards"), parse_cards(dead, what="dead cards"))
     typer.echo(json.dumps(report_deal.buy_json(d), indent=1) if as_json else report_deal.buy_text(d), nl=False)
+
+
+def _print_answer(table: tables_mod.Table, answer: tables_mod.Answer, as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(report_deal.answer_json(answer, table), indent=1))
+    else:
+        typer.echo(report_deal.answer_text(answer, table), nl=False)
+
+
+@tables_app.command("build")
+def tables_build(
+    rules: RulesOption = "russian",
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Table directory (default: tables/<rules>).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (loky).")] = 1,
+    backend: Annotated[str, typer.Option("--backend", help="loky (this machine) or dask (a cluster).")] = "loky",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address.")] = None,
+    shards: Annotated[Optional[str], typer.Option("--shards", help="Only these shards, e.g. 0-3,7.")] = None,
+    shard_rows: Annotated[int, typer.Option("--shard-rows", hidden=True)] = tables_mod.SHARD_ROWS,
+) -> None:
+    """Solve every suit class of (hand, up-card) into Parquet shards; resumable."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    r = rules_mod.load(rules)
+    directory = out or Path("tables") / r.name
+    chosen = _parse_shards(shards) if shards else None
+    with Progress(TextColumn("solving classes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("ETA"), TimeRemainingColumn(), console=_err) as bar:
+        task = bar.add_task("build", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        report = tables_mod.build(r, directory, jobs, backend, scheduler, shard_rows, chosen, progress)
+    _err.print(f"{directory}: {len(report.solved)} shards solved ({report.classes:,} classes in "
+               f"{report.seconds:.1f} s), {len(report.kept)} already built"
+               + (f", {len(report.redone)} redone (file did not match the manifest)" if report.redone else ""))
+
+
+def _parse_shards(text: str) -> list[int]:
+    out: list[int] = []
+    try:
+        for part in text.split(","):
+            lo, _, hi = part.partition("-")
+            out.extend(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise InputError(f"bad shard list {text!r} (e.g. 0-3,7)") from None
+    return out
+
+
+@tables_app.command("query")
+def tables_query(
+    cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "As Ks Qd 7c 2h".')],
+    up: UpOption,
+    table: TableOption = None,
+    rules: RulesOption = "russian",
+    as_json: JsonOption = False,
+) -> None:
+    """The best action of a deal, read from a strategy table (no solving)."""
+    r = rules_mod.load(rules)
+    found = tables_mod.Table(table) if table else tables_mod.find_table(r, tables_mod.default_roots())
+    if found is None:
+        raise InputError(f"no table of the rules {r.name} ({r.fingerprint}) in "
+                         + ", ".join(str(p) for p in tables_mod.default_roots()) + "; use --table or build one")
+    found.check_rules(r)
+    _print_answer(found, found.lookup(parse_cards(cards, count=5, what="hand"), parse_card(up)), as_json)
 
 
 @rules_app.command("show")

@@ -6,6 +6,11 @@ JSON keys (``rpoker best --json``): ``hand``, ``up_card``, ``dead`` (card lists)
 "ev_exact": "num/den"}``; ``bet`` (``ev``, ``ev_exact``, ``no_insurance``, ``insurance_unit``,
 ``insurance_size`` in antes, ``p_dealer_no_game``, each float with an ``_exact`` twin);
 ``advice`` (sentences). Exact values are fractions as strings, floats only for display.
+
+Answers read from a strategy table (``rpoker tables query --json``, or ``rpoker best --json``
+when a table is used): ``hand``, ``up_card``; ``source`` (``table`` directory, ``fingerprint``,
+``solver_version``); ``best`` and ``second`` (``action`` in words with the user's cards, ``ev``;
+``best`` has ``ev_exact``); ``insurance_size``; ``options`` (``action``, ``ev``), best first.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from .cards import format_cards
+from .tables import Answer, Table
 from .deal import BetValue, BuyDecision, Option, Solution
 from .hand import HandValue
 
@@ -122,3 +128,24 @@ def buy_json(d: BuyDecision) -> dict[str, Any]:
     return {"take_ante": float(d.take_ante), "buy": float(d.buy), "buy_exact": exact(d.buy),
             "p_dealer_qualifies": float(d.p_dealer_qualifies),
             "p_dealer_qualifies_exact": exact(d.p_dealer_qualifies), "should_buy": d.should_buy}
+
+
+def answer_json(a: Answer, table: Table) -> dict[str, Any]:
+    return {"hand": format_cards(a.hand).split(), "up_card": format_cards([a.up_card]),
+            "source": {"table": str(table.directory), "fingerprint": table.fingerprint,
+                       "solver_version": table.manifest["solver_version"]},
+            "best": {"action": a.best, "ev": float(a.best_ev), "ev_exact": exact(a.best_ev)},
+            "second": {"action": a.second, "ev": a.second_ev}, "insurance_size": a.insurance,
+            "options": [{"action": label, "ev": ev} for label, ev in a.options]}
+
+
+def answer_text(a: Answer, table: Table) -> str:
+    lines = [f"{format_cards(a.hand)} | dealer shows {format_cards([a.up_card])}",
+             f"from the strategy table {table.directory} (rules {table.manifest['rules'].get('name')}, "
+             f"{table.fingerprint}); --solve for the exact value of every option", ""]
+    lines += [f"  {ev:+.6f}  {label}" for label, ev in a.options]
+    lines += ["", f"best: {a.best}  (EV {_ev(a.best_ev)} = {exact(a.best_ev)})",
+              f"runner-up: {a.second}  (EV {a.second_ev:+.6f})"]
+    if a.insurance:
+        lines.append(f"when betting this hand, insure {a.insurance} antes if the dealer has no game")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,463 @@
+"""Strategy tables: every suit class of (hand, up-card) solved, stored as Parquet shards.
+
+A table is a directory: ``manifest.json`` (the rules, their fingerprint, the solver version,
+the shard size and, for every finished shard, its rows, key range and SHA-256) and one file
+``shard-NNNNN.parquet`` per shard of ``shard_rows`` consecutive classes (one row group each).
+Shards are written to a temporary name and renamed, then the manifest is rewritten the same
+way, so a build killed at any moment leaves finished shards intact and is resumed by running
+it again; a shard whose file does not match the manifest is solved again.
+
+Columns, one row per class, sorted by ``key``:
+
+============  =========  ===================================================================
+key           int64      the class: representative hand (sorted, base 52) * 52 + up-card
+weight        int32      deals in the class (the weights sum to 122,151,120)
+best          uint8      the best first action (code: see ``action_label``)
+best_ev       float64    its EV per ante
+best_num      int64      its EV as an exact fraction ``best_num / best_den`` (reduced)
+best_den      int64
+second        uint8      the runner-up action and its EV
+second_ev     float64
+insurance     uint8      the insurance to take when betting the dealt hand, in antes
+bet           float64    EV of betting the dealt hand (best insurance)
+sixth         float32    EV of buying a sixth card (NaN when the rules do not allow it)
+x01 ... x31   float32    EV of exchanging the cards of the representative hand at the set
+                         bits of the mask (NaN when not allowed); float32 keeps 7 digits,
+                         enough to rank the options; the best and the runner-up are float64
+============  =========  ===================================================================
+
+Action codes: 0 fold, 1 bet, 2 sixth card, 2 + mask for an exchange (mask 1..31 over the
+representative hand's five cards in sorted order).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from .cards import Card, format_cards
+from .classes import N_CLASSES, _hand_keys, canonical, enumerate_classes
+from .deal import Option, solve
+from .errors import InputError
+from .rules import Rules
+
+SCHEMA_VERSION = 1
+SHARD_ROWS = 65_536
+CHUNK_ROWS = 512
+MANIFEST = "manifest.json"
+EXCHANGE_COLUMNS = tuple(f"x{mask:02d}" for mask in range(1, 32))
+COMPACT_COLUMNS = ("key", "weight", "best", "best_ev", "best_num", "best_den", "second", "second_ev")
+_INT_COLUMNS = {"key": np.int64, "weight": np.int32, "best": np.uint8, "best_num": np.int64,
+                "best_den": np.int64, "second": np.uint8, "insurance": np.uint8}
+
+
+def action_code(option: Option, hand: Sequence[Card]) -> int:
+    """The code of a first action of the (representative) hand."""
+    if option.action == "exchange":
+        return 2 + sum(1 << hand.index(c) for c in option.throw)
+    return {"fold": 0, "bet": 1, "sixth_card": 2}[option.action]
+
+
+def action_label(code: int, hand: Sequence[Card]) -> str:
+    """The action of a code in words, exchanges naming the cards of ``hand`` to throw."""
+    if code >= 3:
+        return "exchange " + format_cards([c for i, c in enumerate(hand) if (code - 2) >> i & 1])
+    return ("fold", "bet", "sixth card")[code]
+
+
+def class_keys(hands: np.ndarray, up_cards: np.ndarray) -> np.ndarray:
+    """The sort key of each class (sorted hand in base 52, then the up-card)."""
+    return _hand_keys(hands) * 52 + up_cards.astype(np.int64)
+
+
+def _schema(rules: Rules) -> Any:
+    import pyarrow as pa
+
+    fields = [pa.field(name, pa.from_numpy_dtype(np.dtype(_INT_COLUMNS.get(name, np.float64))))
+              for name in ("key", "weight", "best", "best_ev", "best_num", "best_den", "second",
+                           "second_ev", "insurance", "bet")]
+    fields += [pa.field(name, pa.float32()) for name in ("sixth", *EXCHANGE_COLUMNS)]
+    return pa.schema(fields, metadata=_metadata(rules))
+
+
+def _metadata(rules: Rules) -> dict[bytes, bytes]:
+    return {b"rpoker.rules": json.dumps({"name": rules.name, **rules.to_dict()}, sort_keys=True).encode(),
+            b"rpoker.fingerprint": rules.fingerprint.encode(),
+            b"rpoker.solver_version": __version__.encode(),
+            b"rpoker.schema_version": str(SCHEMA_VERSION).encode()}
+
+
+def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> dict[str, np.ndarray]:
+    """Solve classes (representative hands and up-cards) into table columns (weights aside)."""
+    n = len(hands)
+    out: dict[str, np.ndarray] = {name: np.zeros(n, _INT_COLUMNS.get(name, np.float64))
+                                  for name in ("best", "best_ev", "best_num", "best_den", "second",
+                                               "second_ev", "insurance", "bet")}
+    for name in ("sixth", *EXCHANGE_COLUMNS):
+        out[name] = np.full(n, np.nan, np.float32)
+    for i in range(n):
+        hand = tuple(int(c) for c in hands[i])
+        s = solve(hand, int(up_cards[i]), rules)
+        best, second = s.options[0], s.options[1]
+        out["best"][i] = action_code(best, hand)
+        out["best_ev"][i] = float(best.ev)
+        num, den = best.ev.numerator, best.ev.denominator
+        if max(abs(num), den) >= 2**63:
+            raise InputError(f"EV {best.ev} of class {format_cards(hand)} | {format_cards([int(up_cards[i])])} "
+                             "does not fit 64-bit integers")
+        out["best_num"][i], out["best_den"][i] = num, den
+        out["second"][i] = action_code(second, hand)
+        out["second_ev"][i] = float(second.ev)
+        out["insurance"][i] = s.bet.insurance_size
+        for o in s.options:
+            if o.action == "bet":
+                out["bet"][i] = float(o.ev)
+            elif o.action == "sixth_card":
+                out["sixth"][i] = float(o.ev)
+            elif o.action == "exchange":
+                out[EXCHANGE_COLUMNS[action_code(o, hand) - 3]][i] = float(o.ev)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# building
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a build covers: the shard size and the shards to solve."""
+
+    shard_rows: int
+    shards: tuple[int, ...]
+
+    @property
+    def n_shards(self) -> int:
+        return -(-N_CLASSES // self.shard_rows)
+
+    def rows(self, shard: int) -> range:
+        return range(shard * self.shard_rows, min(N_CLASSES, (shard + 1) * self.shard_rows))
+
+
+def shard_path(directory: Path, shard: int) -> Path:
+    return directory / f"shard-{shard:05d}.parquet"
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        write(tmp)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def _new_manifest(rules: Rules, shard_rows: int) -> dict[str, Any]:
+    return {"format": "rpoker strategy table", "schema_version": SCHEMA_VERSION,
+            "solver_version": __version__, "rules": {"name": rules.name, **rules.to_dict()},
+            "fingerprint": rules.fingerprint, "classes": N_CLASSES, "shard_rows": shard_rows,
+            "shards_total": -(-N_CLASSES // shard_rows), "shards": {}}
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """The manifest of a table directory (clear errors when it is missing or broken)."""
+    path = Path(directory) / MANIFEST
+    if not path.is_file():
+        raise InputError(f"no strategy table in {directory} (no {MANIFEST})")
+    try:
+        manifest = json.loads(path.read_text())
+        if manifest.get("format") != "rpoker strategy table":
+            raise ValueError("not an rpoker table manifest")
+        int(manifest["shard_rows"]), str(manifest["fingerprint"]), dict(manifest["shards"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"corrupt table manifest {path}: {exc}") from None
+    if manifest["schema_version"] != SCHEMA_VERSION:
+        raise InputError(f"table {directory} has schema version {manifest['schema_version']}, "
+                         f"this rpoker reads {SCHEMA_VERSION}: build it again")
+    return manifest
+
+
+def _write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
+    text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+    _write_atomic(directory / MANIFEST, lambda p: p.write_text(text))
+
+
+def _write_shard(directory: Path, shard: int, rules: Rules, columns: dict[str, np.ndarray]) -> dict[str, Any]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = _schema(rules)
+    table = pa.table([pa.array(columns[f.name], type=f.type) for f in schema], schema=schema)
+    path = shard_path(directory, shard)
+    _write_atomic(path, lambda p: pq.write_table(
+        table, p, compression="zstd", row_group_size=len(table),
+        use_dictionary=["best", "second", "insurance"], write_statistics=["key"]))
+    keys = columns["key"]
+    return {"rows": len(keys), "first_key": int(keys[0]), "last_key": int(keys[-1]),
+            "bytes": path.stat().st_size, "sha256": _sha256(path)}
+
+
+def _check_shard(directory: Path, shard: int, entry: dict[str, Any]) -> bool:
+    path = shard_path(directory, shard)
+    return path.is_file() and path.stat().st_size == entry["bytes"] and _sha256(path) == entry["sha256"]
+
+
+def _solve_chunk(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> dict[str, np.ndarray]:
+    return solve_rows(hands, up_cards, rules)
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What a build did."""
+
+    directory: Path
+    solved: tuple[int, ...]     # shards solved now
+    kept: tuple[int, ...]       # shards already finished
+    redone: tuple[int, ...]     # shards whose file did not match the manifest
+    classes: int                # classes solved now
+    seconds: float
+
+
+def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+          shard_rows: int = SHARD_ROWS, shards: Sequence[int] | None = None,
+          progress: Callable[[int, int], None] | None = None) -> BuildReport:
+    """Solve the shards (all by default) of the table of ``rules`` in ``directory``; resumable.
+
+    ``progress(done, total)`` is called with classes solved as work completes.
+    """
+    import joblib
+
+    directory = Path(directory)
+    if backend not in ("loky", "dask"):
+        raise InputError(f"unknown backend {backend!r} (loky or dask)")
+    if shard_rows < 1 or shard_rows > SHARD_ROWS * 16:
+        raise InputError(f"shard rows must be between 1 and {SHARD_ROWS * 16}")
+    directory.mkdir(parents=True, exist_ok=True)
+    for stray in directory.glob(".*.tmp-*"):  # left by a build that was killed while writing
+        stray.unlink()
+    if (directory / MANIFEST).exists():
+        manifest = read_manifest(directory)
+        if manifest["fingerprint"] != rules.fingerprint:
+            raise InputError(f"{directory} holds the table of other rules ({manifest['rules'].get('name')}, "
+                             f"fingerprint {manifest['fingerprint']}); choose another --out")
+        if manifest["shard_rows"] != shard_rows:
+            raise InputError(f"{directory} was built with {manifest['shard_rows']} rows per shard, not {shard_rows}")
+        if manifest["solver_version"] != __version__:
+            raise InputError(f"{directory} was built by rpoker {manifest['solver_version']}, this is {__version__}: "
+                             "build into a new directory")
+    else:
+        manifest = _new_manifest(rules, shard_rows)
+        _write_manifest(directory, manifest)
+    plan = Plan(shard_rows, tuple(range(-(-N_CLASSES // shard_rows))) if shards is None else tuple(shards))
+    for s in plan.shards:
+        if not 0 <= s < plan.n_shards:
+            raise InputError(f"no shard {s}: the table has shards 0..{plan.n_shards - 1}")
+    kept, redone, todo = [], [], []
+    for s in plan.shards:
+        entry = manifest["shards"].get(str(s))
+        if entry is not None and _check_shard(directory, s, entry):
+            kept.append(s)
+            continue
+        if entry is not None:
+            redone.append(s)
+            del manifest["shards"][str(s)]
+        todo.append(s)
+    hands, up_cards, weights = enumerate_classes()
+    keys = class_keys(hands, up_cards)
+    tasks = [(s, start) for s in todo for start in range(plan.rows(s).start, plan.rows(s).stop, CHUNK_ROWS)]
+    total = sum(len(plan.rows(s)) for s in todo)
+    pending = {s: {} for s in todo}
+    done = 0
+    t0 = time.perf_counter()
+
+    def chunk_rows(s: int, start: int) -> slice:
+        return slice(start, min(start + CHUNK_ROWS, plan.rows(s).stop))
+
+    def run() -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
+        calls = (joblib.delayed(_tagged)(s, start, hands[chunk_rows(s, start)], up_cards[chunk_rows(s, start)], rules)
+                 for s, start in tasks)
+        n_jobs = jobs if backend == "loky" else -1
+        yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls)
+
+    with _backend(backend, scheduler):
+        for s, start, columns in run() if tasks else ():
+            pending[s][start] = columns
+            done += len(columns["best"])
+            if progress is not None:
+                progress(done, total)
+            rows = plan.rows(s)
+            if sum(len(c["best"]) for c in pending[s].values()) == len(rows):
+                parts = [pending.pop(s)[k] for k in sorted(pending[s])]
+                merged = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+                merged["key"] = keys[rows.start:rows.stop]
+                merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
+                manifest["shards"][str(s)] = _write_shard(directory, s, rules, merged)
+                _write_manifest(directory, manifest)
+    return BuildReport(directory, tuple(todo), tuple(kept), tuple(redone), total, time.perf_counter() - t0)
+
+
+def _tagged(s: int, start: int, hands: np.ndarray, up_cards: np.ndarray,
+            rules: Rules) -> tuple[int, int, dict[str, np.ndarray]]:
+    return s, start, _solve_chunk(hands, up_cards, rules)
+
+
+@contextlib.contextmanager
+def _backend(backend: str, scheduler: str | None) -> Iterator[None]:
+    import joblib
+
+    if backend == "loky":
+        yield
+        return
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise InputError("the dask backend needs dask.distributed: pip install 'dask[distributed]'") from None
+    try:
+        client = Client(scheduler) if scheduler else Client(processes=True, n_workers=1, threads_per_worker=1)
+    except OSError as exc:
+        raise InputError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    with client, joblib.parallel_config(backend="dask"):
+        yield
+
+
+# ---------------------------------------------------------------------------------------------
+# reading
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One class read from a table, in the user's own cards."""
+
+    hand: tuple[Card, ...]
+    up_card: Card
+    key: int
+    weight: int
+    best: str
+    best_ev: Fraction
+    second: str
+    second_ev: float
+    insurance: int
+    options: tuple[tuple[str, float], ...]  # every option with its EV, best first (full tables)
+
+
+class Table:
+    """A strategy table directory, opened lazily: shards are read when first needed."""
+
+    def __init__(self, directory: Path | str) -> None:
+        self.directory = Path(directory)
+        self.manifest = read_manifest(self.directory)
+        self._first = sorted((entry["first_key"], int(s)) for s, entry in self.manifest["shards"].items())
+        self._keys: dict[int, np.ndarray] = {}
+
+    @property
+    def fingerprint(self) -> str:
+        return str(self.manifest["fingerprint"])
+
+    @property
+    def complete(self) -> bool:
+        return len(self.manifest["shards"]) == self.manifest["shards_total"]
+
+    def check_rules(self, rules: Rules) -> None:
+        if rules.fingerprint != self.fingerprint:
+            raise InputError(f"the table in {self.directory} was built for other rules "
+                             f"({self.manifest['rules'].get('name')}, fingerprint {self.fingerprint}), "
+                             f"not {rules.name} ({rules.fingerprint})")
+
+    def _shard_of(self, key: int) -> int:
+        for first, s in reversed(self._first):
+            if key >= first:
+                if key <= self.manifest["shards"][str(s)]["last_key"]:
+                    return s
+                break
+        raise InputError(f"the shard of this deal's class is missing from the table in {self.directory} "
+                         f"({len(self.manifest['shards'])} of {self.manifest['shards_total']} shards built); "
+                         "run `rpoker tables build` to finish it")
+
+    def _read(self, shard: int, columns: Sequence[str] | None = None) -> Any:
+        import pyarrow.parquet as pq
+
+        path = shard_path(self.directory, shard)
+        entry = self.manifest["shards"][str(shard)]
+        if not path.is_file():
+            raise InputError(f"shard file {path} is missing; run `rpoker tables build` to redo it")
+        if path.stat().st_size != entry["bytes"]:
+            raise InputError(f"shard file {path} does not match the manifest (size); run `rpoker tables build`")
+        try:
+            data = pq.read_table(path, columns=list(columns) if columns else None)
+        except Exception as exc:  # pyarrow raises several types for a damaged file
+            raise InputError(f"corrupt shard file {path}: {exc}") from None
+        meta = data.schema.metadata or {}
+        if meta.get(b"rpoker.fingerprint", b"").decode() != self.fingerprint or data.num_rows != entry["rows"]:
+            raise InputError(f"shard file {path} does not belong to this table; run `rpoker tables build`")
+        return data
+
+    def lookup(self, hand: Sequence[Card], up_card: Card) -> Answer:
+        """The table's row of a deal, translated into the user's suits."""
+        c = canonical(hand, up_card)
+        key = int(class_keys(np.asarray([c.hand], np.uint8), np.asarray([c.up_card]))[0])
+        shard = self._shard_of(key)
+        if shard not in self._keys:
+            self._keys[shard] = self._read(shard, ["key"]).column("key").to_numpy()
+        keys = self._keys[shard]
+        row = int(np.searchsorted(keys, key))
+        if row >= len(keys) or keys[row] != key:
+            raise InputError(f"class {key} is not in shard {shard} of {self.directory}: corrupt table")
+        data = self._read(shard).slice(row, 1).to_pylist()[0]
+        rep = c.hand
+
+        def user(code: int) -> str:
+            label = action_label(code, rep)
+            if code >= 3:
+                return "exchange " + format_cards(c.to_user([x for i, x in enumerate(rep) if (code - 2) >> i & 1]))
+            return label
+
+        options = [("fold", -1.0), ("bet", data["bet"])]
+        if data["sixth"] is not None and not np.isnan(data["sixth"]):
+            options.append(("sixth card", data["sixth"]))
+        for mask in range(1, 32):
+            v = data[EXCHANGE_COLUMNS[mask - 1]]
+            if v is not None and not np.isnan(v):
+                options.append((user(2 + mask), v))
+        options.sort(key=lambda o: -o[1])
+        return Answer(tuple(hand), up_card, key, data["weight"], user(data["best"]),
+                      Fraction(data["best_num"], data["best_den"]), user(data["second"]), data["second_ev"],
+                      data["insurance"], tuple(options))
+
+
+def find_table(rules: Rules, roots: Sequence[Path]) -> Table | None:
+    """A table of these rules in one of ``roots`` (a table directory or a directory of tables)."""
+    for root in roots:
+        candidates = [root] if (root / MANIFEST).is_file() else sorted(p.parent for p in root.glob(f"*/{MANIFEST}"))
+        for directory in candidates:
+            with contextlib.suppress(InputError):
+                table = Table(directory)
+                if table.fingerprint == rules.fingerprint:
+                    return table
+    return None
+
+
+def default_roots() -> list[Path]:
+    """Where ``rpoker best`` looks for tables: $RPOKER_TABLES, then ./tables."""
+    roots = [Path(os.environ["RPOKER_TABLES"])] if os.environ.get("RPOKER_TABLES") else []
+    return [*roots, Path("tables")]

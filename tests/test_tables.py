@@ -1,0 +1,159 @@
+"""Strategy tables: shards solved by the deal solver, atomic and resumable, queried in the user's cards."""
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from solver import rules, tables
+from solver.cards import format_cards, parse_card, parse_cards
+from solver.classes import PERM_CARD, enumerate_classes
+from solver.cli import app
+from solver.deal import solve
+from solver.errors import InputError
+
+ROWS = 2  # tiny shards: each class costs a whole deal solve
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Shards 0 and 1 of the default table."""
+    directory = tmp_path_factory.mktemp("table")
+    report = tables.build(rules.DEFAULT, directory, shard_rows=ROWS, shards=[0, 1])
+    assert report.solved == (0, 1) and report.classes == 2 * ROWS
+    return directory
+
+
+def test_action_codes_round_trip():
+    hand = parse_cards("2c 7d Qh Ks As")
+    s = solve(hand, parse_card("9s"))
+    for o in s.options:
+        code = tables.action_code(o, hand)
+        assert tables.action_label(code, hand) == o.label
+    assert {tables.action_code(o, hand) for o in s.options} == set(range(34))
+
+
+def test_rows_are_the_solver_answers(built):
+    hands, ups, weights = enumerate_classes()
+    data = pq.read_table(tables.shard_path(built, 1))
+    assert data.schema.metadata[b"rpoker.fingerprint"] == rules.DEFAULT.fingerprint.encode()
+    assert data.num_rows == ROWS and pq.ParquetFile(tables.shard_path(built, 1)).metadata.num_row_groups == 1
+    for i, row in enumerate(data.to_pylist()):
+        k = ROWS + i
+        hand = tuple(int(c) for c in hands[k])
+        s = solve(hand, int(ups[k]))
+        assert row["key"] == int(tables.class_keys(hands[k:k + 1], ups[k:k + 1])[0])
+        assert row["weight"] == weights[k]
+        assert Fraction(row["best_num"], row["best_den"]) == s.best.ev
+        assert tables.action_label(row["best"], hand) == s.best.label
+        assert tables.action_label(row["second"], hand) == s.options[1].label
+        assert row["bet"] == float(s.bet.ev) and row["insurance"] == s.bet.insurance_size
+        for o in s.options:
+            if o.action == "exchange":
+                assert row[tables.EXCHANGE_COLUMNS[tables.action_code(o, hand) - 3]] == np.float32(float(o.ev))
+    manifest = tables.read_manifest(built)
+    assert manifest["fingerprint"] == rules.DEFAULT.fingerprint and set(manifest["shards"]) == {"0", "1"}
+
+
+def test_builds_are_byte_identical_and_resume(built, tmp_path):
+    first = tables.shard_path(built, 0).read_bytes()
+    report = tables.build(rules.DEFAULT, tmp_path, shard_rows=ROWS, shards=[0])
+    assert tables.shard_path(tmp_path, 0).read_bytes() == first
+    # a build killed after writing shard 1 but before the manifest, with a temporary file left
+    (tmp_path / ".shard-00002.parquet.tmp-99").write_bytes(b"partial")
+    tables.shard_path(tmp_path, 1).write_bytes(b"not parquet")
+    report = tables.build(rules.DEFAULT, tmp_path, shard_rows=ROWS, shards=[0, 1])
+    assert report.kept == (0,) and report.solved == (1,)
+    assert not list(tmp_path.glob(".*tmp*"))
+    assert tables.shard_path(tmp_path, 1).read_bytes() == tables.shard_path(built, 1).read_bytes()
+    # a shard damaged after it was finished is found and solved again
+    damaged = bytearray(tables.shard_path(tmp_path, 1).read_bytes())
+    damaged[100] ^= 0xFF
+    tables.shard_path(tmp_path, 1).write_bytes(bytes(damaged))
+    report = tables.build(rules.DEFAULT, tmp_path, shard_rows=ROWS, shards=[0, 1])
+    assert report.redone == (1,) and report.kept == (0,)
+    assert tables.shard_path(tmp_path, 1).read_bytes() == tables.shard_path(built, 1).read_bytes()
+
+
+def test_build_refuses_other_rules_and_bad_requests(built):
+    with pytest.raises(InputError, match="other rules"):
+        tables.build(rules.load("caribbean"), built, shard_rows=ROWS, shards=[0])
+    with pytest.raises(InputError, match="rows per shard"):
+        tables.build(rules.DEFAULT, built, shard_rows=ROWS + 1, shards=[0])
+    with pytest.raises(InputError, match="no shard"):
+        tables.build(rules.DEFAULT, built, shard_rows=ROWS, shards=[10**7])
+    with pytest.raises(InputError, match="unknown backend"):
+        tables.build(rules.DEFAULT, built, backend="spark")
+
+
+def test_query_in_the_users_suits(built):
+    hands, ups, _ = enumerate_classes()
+    table = tables.Table(built)
+    for k in range(2 * ROWS):
+        for perm in (0, 5, 17, 23):
+            hand = [int(PERM_CARD[perm][c]) for c in hands[k]][::-1]
+            up = int(PERM_CARD[perm][ups[k]])
+            answer = table.lookup(hand, up)
+            s = solve(hand, up)
+            assert answer.best == s.best.label and answer.best_ev == s.best.ev
+            assert answer.second == s.options[1].label
+            assert [label for label, _ in answer.options[:3]] == [o.label for o in s.options[:3]]
+
+
+def test_query_errors(built, tmp_path):
+    table = tables.Table(built)
+    with pytest.raises(InputError, match="missing"):
+        table.lookup(parse_cards("As Ks Qd 7c 2h"), parse_card("9s"))
+    with pytest.raises(InputError, match="other rules"):
+        table.check_rules(rules.load("oasis"))
+    with pytest.raises(InputError, match="no strategy table"):
+        tables.Table(tmp_path)
+    (tmp_path / "manifest.json").write_text("{not json")
+    with pytest.raises(InputError, match="corrupt table manifest"):
+        tables.Table(tmp_path)
+
+
+def test_query_reports_a_corrupt_shard(built, tmp_path):
+    for f in built.iterdir():
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    path = tables.shard_path(tmp_path, 0)
+    data = bytearray(path.read_bytes())
+    data[4:40] = bytes(36)
+    path.write_bytes(bytes(data))
+    hands, ups, _ = enumerate_classes()
+    with pytest.raises(InputError, match="corrupt shard"):
+        tables.Table(tmp_path).lookup([int(c) for c in hands[0]], int(ups[0]))
+
+
+def test_cli_query_and_best_from_a_table(built, tmp_path):
+    hands, ups, _ = enumerate_classes()
+    cards, up = format_cards(hands[1]), format_cards([ups[1]])
+    out = runner.invoke(app, ["tables", "query", cards, "--up", up, "--table", str(built), "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    s = solve(hands[1], int(ups[1]))
+    assert data["best"]["ev_exact"] == f"{s.best.ev.numerator}/{s.best.ev.denominator}"
+    out = runner.invoke(app, ["best", cards, "--up", up, "--table", str(built)])
+    assert out.exit_code == 0 and "from the strategy table" in out.output
+    out = runner.invoke(app, ["tables", "query", cards, "--up", up, "--table", str(tmp_path)])
+    assert out.exit_code == 2 and "no strategy table" in out.output
+    out = runner.invoke(app, ["tables", "query", cards, "--up", up, "--table", str(built), "--rules", "oasis"])
+    assert out.exit_code == 2 and "other rules" in out.output
+
+
+def test_dask_backend_on_a_local_cluster(built, tmp_path):
+    pytest.importorskip("dask.distributed")
+    report = tables.build(rules.DEFAULT, tmp_path, backend="dask", shard_rows=ROWS, shards=[1])
+    assert report.solved == (1,)
+    assert tables.shard_path(tmp_path, 1).read_bytes() == tables.shard_path(built, 1).read_bytes()
+
+
+def test_parallel_loky_build_matches(built, tmp_path):
+    tables.build(rules.DEFAULT, tmp_path, jobs=2, shard_rows=1, shards=[0, 1, 2, 3])
+    data = pq.read_table(tables.shard_path(tmp_path, 3)).to_pylist()[0]
+    reference = pq.read_table(tables.shard_path(built, 1)).to_pylist()[1]
+    assert data == reference
