@@ -115,12 +115,19 @@ cdef inline int _draws_below(const Draws* d, int player) noexcept nogil:
 
 cdef struct Deal:
     int up, rho, sigma, n0
+    int ranks_valid                   # the rank-level part below is that of (rho, a0, qualifier)
+    int qualifier
     int a0[13]
     uint16_t ys0[4]                   # unseen cards of each suit, as rank bit sets
     int n_ms
     int ms_order[N_MULTI]             # hidden multisets of this up rank, by rank strength
     int ms_strength[N_MULTI]          # their strengths, ascending
     uint8_t ms_code[N_MULTI][4]       # their (rank, multiplicity) pairs as 5 r + m, padded with 65
+    int n_flush_all                   # four ranks other than the up rank: the flushes possible
+    uint16_t all_mask_by_fl[MAX_FLUSH]
+    int all_by_fl[MAX_FLUSH]          # by flush strength (ascending)
+    uint16_t all_mask_by_nf[MAX_FLUSH]
+    int all_by_nf[MAX_FLUSH]          # by the strength of the same ranks without the flush
     int n_flush                       # four-card subsets of the up suit's unseen cards
     uint16_t fl_mask_by_fl[MAX_FLUSH]
     int fl_by_fl[MAX_FLUSH]           # their flush strengths, ascending
@@ -175,33 +182,64 @@ cdef void _sort_pairs(int* key, uint16_t* val, int n) noexcept nogil:
         val[j + 1] = v
 
 
-cdef void _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qualifier) noexcept nogil:
-    # known: every card out of the deck besides the up-card (the player's, thrown away, dead)
-    cdef const EvalTables* t = tables()
-    cdef int i, j, k, c, r, n, s, top
-    cdef uint32_t kept_key
-    cdef uint16_t kept
+cdef bint _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qualifier) noexcept nogil:
+    # known: every card out of the deck besides the up-card (the player's, thrown away, dead);
+    # True when the rank-level part is the previous deal's (pref of the dealt deck too)
+    cdef int i, c, r
     cdef uint8_t seen[52]
-    cdef int tmp_s[N_MULTI]
-    cdef int idx[N_MULTI]
+    cdef int a0[13]
+    cdef bint same
     for i in range(52):
         seen[i] = 0
     for i in range(n_known):
         seen[known[i]] = 1
     seen[up] = 1
     D.up = up
-    D.rho = up >> 2
     D.sigma = up & 3
     D.n0 = 0
     for r in range(13):
-        D.a0[r] = 0
+        a0[r] = 0
     for i in range(4):
         D.ys0[i] = 0
     for c in range(52):
         if not seen[c]:
             D.n0 += 1
-            D.a0[c >> 2] += 1
+            a0[c >> 2] += 1
             D.ys0[c & 3] |= 1 << (c >> 2)
+    # the rank-level part is kept from the previous deal of the same ranks (callers set
+    # ranks_valid = 0 on a new Deal)
+    same = D.ranks_valid and D.rho == (up >> 2) and D.qualifier == qualifier
+    for r in range(13):
+        same = same and D.a0[r] == a0[r]
+        D.a0[r] = a0[r]
+    D.rho = up >> 2
+    D.qualifier = qualifier
+    D.ranks_valid = 1
+    if not same:
+        _deal_ranks(D, qualifier)
+    _deal_flushes(D)
+    return same
+
+
+cdef void _deal_ranks(Deal* D, int qualifier) noexcept nogil:
+    # the part of a deal that depends on the up rank and the deck's rank counts alone
+    cdef const EvalTables* t = tables()
+    cdef int i, j, k, r, n, s, top
+    cdef uint32_t kept_key
+    cdef uint16_t kept
+    cdef int tmp_s[N_MULTI]
+    cdef int idx[N_MULTI]
+    n = 0
+    for i in range(N_DISTINCT):
+        if not (DS_MASK[i] >> D.rho) & 1:
+            D.all_mask_by_fl[n] = DS_MASK[i]
+            D.all_mask_by_nf[n] = DS_MASK[i]
+            D.all_by_fl[n] = t.flush_table[DS_MASK[i] | (1 << D.rho)]
+            D.all_by_nf[n] = t.rank_table[_key_of_mask(DS_MASK[i]) + RK[D.rho]]
+            n += 1
+    D.n_flush_all = n
+    _sort_pairs(D.all_by_fl, D.all_mask_by_fl, n)
+    _sort_pairs(D.all_by_nf, D.all_mask_by_nf, n)
     # hidden rank multisets, sorted by the dealer's rank strength (a counting sort by strength)
     n = 0
     for i in range(N_MULTI):
@@ -230,18 +268,6 @@ cdef void _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qua
         for k in range(4):
             D.ms_code[j][k] = 5 * MS_R[idx[i]][k] + MS_M[idx[i]][k] if k < MS_N[idx[i]] else 65
     free(count)
-    # dealer flushes: four unseen cards of the up suit
-    n = 0
-    for i in range(N_DISTINCT):
-        if (DS_MASK[i] & D.ys0[D.sigma]) == DS_MASK[i]:
-            D.fl_mask_by_fl[n] = DS_MASK[i]
-            D.fl_mask_by_nf[n] = DS_MASK[i]
-            D.fl_by_fl[n] = t.flush_table[DS_MASK[i] | (1 << D.rho)]
-            D.fl_by_nf[n] = t.rank_table[_key_of_mask(DS_MASK[i]) + RK[D.rho]]
-            n += 1
-    D.n_flush = n
-    _sort_pairs(D.fl_by_fl, D.fl_mask_by_fl, n)
-    _sort_pairs(D.fl_by_nf, D.fl_mask_by_nf, n)
     # sets of four distinct hidden ranks other than the up rank (the only non-qualifying shapes)
     n = 0
     for i in range(N_DISTINCT):
@@ -295,6 +321,24 @@ cdef void _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qua
         k = D.band[s]
         D.band[s] = 2 * j + k
         j += k
+
+
+cdef void _deal_flushes(Deal* D) noexcept nogil:
+    # dealer flushes: four unseen cards of the up suit, from the up rank's sorted lists
+    cdef int i, n = 0
+    cdef uint16_t ys = D.ys0[D.sigma]
+    for i in range(D.n_flush_all):
+        if (D.all_mask_by_fl[i] & ys) == D.all_mask_by_fl[i]:
+            D.fl_mask_by_fl[n] = D.all_mask_by_fl[i]
+            D.fl_by_fl[n] = D.all_by_fl[i]
+            n += 1
+    n = 0
+    for i in range(D.n_flush_all):
+        if (D.all_mask_by_nf[i] & ys) == D.all_mask_by_nf[i]:
+            D.fl_mask_by_nf[n] = D.all_mask_by_nf[i]
+            D.fl_by_nf[n] = D.all_by_nf[i]
+            n += 1
+    D.n_flush = n
 
 
 cdef inline uint32_t _key_of_mask(uint16_t mask) noexcept nogil:
@@ -1147,6 +1191,7 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict s
     _settings(settings, &st)
     cdef const EvalTables* t = tables()
     cdef Deal* D = <Deal*> malloc(sizeof(Deal))
+    D.ranks_valid = 0
     cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
     cdef Filter f
     cdef int64_t counts[7]
@@ -1185,6 +1230,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     _settings(settings, &st)
     cdef const EvalTables* t = tables()
     cdef Deal* D = <Deal*> malloc(sizeof(Deal))
+    D.ranks_valid = 0
     cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
     cdef Filter* slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
     cdef Filter** filter_of = <Filter**> malloc(8192 * sizeof(Filter*))
@@ -1287,3 +1333,43 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         free(plans)
         free(orders)
     return result
+
+
+def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, dict settings,
+               const int32_t[::1] p5, int64_t[:, ::1] out):
+    """Counts (n, win, tie, lose, nq, buy_excess, den) of betting each dealt hand, no dead cards,
+    and the value of the bet with the best insurance (numerator over n * den).
+
+    ``out`` has one row of 8 per deal. Consecutive deals of the same ranks (hand and up-card)
+    share the dealer's rank counts: sort the deals by ranks to make the most of it.
+    """
+    cdef Settings st
+    _settings(settings, &st)
+    cdef const EvalTables* t = tables()
+    cdef Deal* D = <Deal*> malloc(sizeof(Deal))
+    cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
+    cdef Filter f
+    cdef int64_t counts[7]
+    cdef int64_t n, den, nq
+    cdef Py_ssize_t k
+    cdef int player, i
+    if hands.shape[1] != 5 or up_cards.shape[0] != hands.shape[0] or out.shape[0] != hands.shape[0] \
+            or out.shape[1] != 8:
+        raise ValueError("hands (N, 5), up_cards (N,) and out (N, 8) do not match")
+    D.ranks_valid = 0
+    try:
+        with nogil:
+            for k in range(hands.shape[0]):
+                if not _deal_init(D, up_cards[k], &hands[k, 0], 5, st.qualifier):
+                    _blind_prefix(D, D.a0, pref)
+                _filter(D, 0, &f)
+                n = falling(D.n0, 4) // 24
+                den = falling(D.n0 - 4, st.redraws + 1)
+                player = eval5(t, hands[k, 0], hands[k, 1], hands[k, 2], hands[k, 3], hands[k, 4])
+                nq = _L(D, pref, &f, st.qualifier)
+                out[k, 7] = _value(D, &st, pref, &f, D.a0, D.ys0, D.n0, player, p5[player], nq, n, den, counts)
+                for i in range(7):
+                    out[k, i] = counts[i]
+    finally:
+        free(D)
+        free(pref)

@@ -234,6 +234,36 @@ def tables_query(
     _print_answer(found, found.lookup(parse_cards(cards, count=5, what="hand"), parse_card(up)), as_json)
 
 
+@app.command()
+def report(
+    rules: RulesOption = "russian",
+    vs: Annotated[Optional[str], typer.Option("--vs", help="Other rules to compare with (preset or file).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Directory for report.md and report.json.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+) -> None:
+    """Exact house edge, element of risk, return table and more over every class of deal."""
+    from . import report as report_mod
+
+    sets = [rules_mod.load(rules)] + ([rules_mod.load(vs)] if vs else [])
+    directory = out or Path("reports") / "-vs-".join(r.name for r in sets)
+    figures = []
+    for r in sets:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(TextColumn(f"counting {r.name}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=_err) as bar:
+            task = bar.add_task("count", total=None)
+            counts = report_mod.class_counts(r, jobs, lambda d, t: bar.update(task, completed=d, total=t))
+        figures.append(report_mod.figures(r, counts))
+    directory.mkdir(parents=True, exist_ok=True)
+    markdown = report_mod.to_markdown(figures[0], figures[1] if vs else None)
+    (directory / "report.md").write_text(markdown)
+    data = [report_mod.to_json(f) for f in figures]
+    (directory / "report.json").write_text(json.dumps(data[0] if not vs else {"a": data[0], "b": data[1]}, indent=1) + "\n")
+    typer.echo(markdown, nl=False)
+    _err.print(f"written: {directory / 'report.md'}, {directory / 'report.json'}")
+
+
 @rules_app.command("show")
 def rules_show(
     source: Annotated[str, typer.Argument(help="Preset (russian, caribbean, oasis) or a TOML rules file.")] = "russian",

@@ -1,0 +1,273 @@
+"""Audit figures from exact counts over every class of (hand, up-card): house edge, return table.
+
+What is computed here without a strategy table: every class's bet counts (the dealer's four
+hidden cards counted exactly, ``_dealer.bet_counts``), so
+
+- the **closed box** of any rules (RULES §9: bet at once, no exchange, sixth card, insurance or
+  buying a game);
+- the **whole optimal strategy** of rules without exchanges and sixth cards (Caribbean Stud):
+  bet or fold, the bet valued with its best insurance and buy;
+- the fixed strategies "raise on everything", "on a pair or better", "on AK or better";
+- the bonus side bet (RULES §8) over the 2,598,960 dealt hands.
+
+Totals are exact integers: the results of every deal against every completion of the dealer's
+hand (the full cycle C(52,5) * 47 * C(46,4)), so every EV is an exact fraction of them. Rules
+with exchanges or a sixth card need the strategy tables for their optimal play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from . import _dealer, _eval
+from .category import AK, CATEGORIES, FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, PAIR, ROYAL_FLUSH, STRAIGHT
+from .category import STRAIGHT_FLUSH, THREE_OF_A_KIND, TWO_PAIR
+from .classes import N_DEALS, enumerate_classes
+from .deal import kernel_settings, payout_by_strength
+from .hand import STRENGTH_CATEGORY
+from .rules import Rules
+
+COMPLETIONS = comb(46, 4)            # the dealer's hidden cards for a deal without dead cards
+CYCLE = N_DEALS * COMPLETIONS         # 19,933,230,517,200
+CHUNK = 200_000
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Per class: weight, strength of the dealt hand, P, and the bet counts of ``bet_counts``."""
+
+    weight: np.ndarray
+    strength: np.ndarray
+    p: np.ndarray
+    counts: np.ndarray  # int64 [N, 8]: n, win, tie, lose, nq, buy_excess, den, value
+
+
+def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> Counts:
+    """The bet counts of every class, ordered by ranks (the kernel shares work between them)."""
+    import joblib
+
+    hands, ups, weights = enumerate_classes()
+    rank_key = (np.sort(hands >> 2, axis=1).astype(np.int64) @ (13 ** np.arange(5))) * 13 + (ups >> 2)
+    order = np.argsort(rank_key, kind="stable")
+    hands, ups, weights = hands[order], ups[order], weights[order]
+    settings, p5 = kernel_settings(rules), payout_by_strength(rules)
+    if rules.exchange or rules.sixth_card:
+        # only bets without options are figured here (closed box, fixed strategies): no
+        # insurance, no buy, so the kernel skips them
+        settings = {**settings, "buy_on": 0, "insurance_from": len(STRENGTH_CATEGORY)}
+    starts = list(range(0, len(hands), CHUNK))
+    parts: list[np.ndarray] = []
+    tasks = (joblib.delayed(_chunk)(hands[s:s + CHUNK], ups[s:s + CHUNK], settings, p5) for s in starts)
+    done = 0
+    for part in joblib.Parallel(n_jobs=jobs, return_as="generator")(tasks):
+        parts.append(part)
+        done += len(part)
+        if progress is not None:
+            progress(done, len(hands))
+    strength = _eval.evaluate(hands, False).astype(np.int64)
+    return Counts(weights, strength, p5[strength].astype(np.int64), np.concatenate(parts))
+
+
+def _chunk(hands: np.ndarray, ups: np.ndarray, settings: dict[str, int], p5: np.ndarray) -> np.ndarray:
+    out = np.zeros((len(hands), 8), np.int64)
+    _dealer.bet_counts(np.ascontiguousarray(hands), np.ascontiguousarray(ups), settings, p5, out)
+    return out
+
+
+def _exact_total(weight: np.ndarray, values: np.ndarray) -> int:
+    """Exact sum of weight * value: 64-bit products (checked), summed in blocks as Python ints."""
+    values = np.asarray(values, np.int64)
+    if not len(values):
+        return 0
+    if int(np.abs(values).max()) * int(weight.max()) * 4096 >= 2**63:
+        return sum(int(w) * int(v) for w, v in zip(weight.tolist(), values.tolist()))
+    products = weight.astype(np.int64) * values
+    return sum(int(products[i:i + 4096].sum()) for i in range(0, len(products), 4096))
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A first-action strategy's exact totals over the full cycle."""
+
+    name: str
+    total: Fraction                 # net result summed over the cycle (an integer without buys)
+    bets: int                       # deal-completions where the player bets
+    returns: dict[int, int] | None  # net result of a round -> deal-completions (None with buys)
+
+    @property
+    def ev(self) -> Fraction:
+        return self.total / CYCLE
+
+    @property
+    def average_wager(self) -> Fraction:
+        return 1 + Fraction(2 * self.bets, CYCLE)
+
+    @property
+    def element_of_risk(self) -> Fraction:
+        return -self.total / (CYCLE * self.average_wager)
+
+    @property
+    def bet_rate(self) -> Fraction:
+        return Fraction(self.bets, CYCLE)
+
+    def std(self) -> float | None:
+        if self.returns is None:
+            return None
+        second = Fraction(sum(r * r * c for r, c in self.returns.items()), CYCLE)
+        return float(second - self.ev ** 2) ** 0.5
+
+
+def strategy(name: str, c: Counts, rules: Rules, bet: np.ndarray, closed: bool = False) -> Strategy:
+    """Totals of betting the classes where ``bet`` is true and folding the others.
+
+    ``closed``: the bet without insurance or buying a game (a closed box); otherwise the bet's
+    value includes its best insurance and buy, as the kernel counts them.
+    """
+    n, win, tie, lose, nq, excess, den, value = (c.counts[:, i] for i in range(8))
+    win_pays = 2 * c.p + (1 if rules.ante_on_win == "paid" else 0)
+    plain = win_pays * win - 3 * lose + nq           # per completion, no insurance, no buy
+    fold = -n
+    den0 = int(den[0])
+    if not (den == den0).all() or not (n == COMPLETIONS).all():
+        raise AssertionError("every class of a full deck has the same denominators")
+    if closed or not (excess.any() or (value != den0 * plain).any()):
+        total = Fraction(_exact_total(c.weight, np.where(bet, plain, fold)))
+        returns: dict[int, int] | None = {-1: _exact_total(c.weight, np.where(bet, 0, n))}
+        for result, count in ((-3, lose), (0, tie), (1, nq)):
+            returns[result] = returns.get(result, 0) + _exact_total(c.weight, np.where(bet, count, 0))
+        for pays in np.unique(win_pays[bet]):
+            sel = bet & (win_pays == pays)
+            returns[int(pays)] = returns.get(int(pays), 0) + _exact_total(c.weight[sel], win[sel])
+        returns = {r: k for r, k in sorted(returns.items()) if k}
+    else:
+        total = Fraction(_exact_total(c.weight, np.where(bet, value, fold * den0)), den0)
+        returns = None
+    bets = _exact_total(c.weight, np.where(bet, n, 0))
+    return Strategy(name, total, bets, returns)
+
+
+def optimal_bet(c: Counts) -> np.ndarray:
+    """Bet where the bet (with its best insurance and buy) beats folding."""
+    n, den, value = c.counts[:, 0], c.counts[:, 6], c.counts[:, 7]
+    return value > -n * den
+
+
+def bonus_return(rules: Rules) -> dict[str, Any]:
+    """The bonus side bet (RULES §8) per unit staked, over the 2,598,960 dealt hands."""
+    hands = _eval.all_hands(5)
+    category = STRENGTH_CATEGORY[_eval.evaluate(hands, False)]
+    sevens = ((hands >> 2) == 5).sum(axis=1)
+    kinds = {"royal_flush": category == ROYAL_FLUSH, "straight_flush": category == STRAIGHT_FLUSH,
+             "four_of_a_kind": category == FOUR_OF_A_KIND, "full_house": category == FULL_HOUSE,
+             "flush": category == FLUSH, "straight": category == STRAIGHT,
+             "three_sevens": (category == THREE_OF_A_KIND) & (sevens == 3),
+             "sevens_two_pair": (category == TWO_PAIR) & (sevens == 2)}
+    counts = {k: int(v.sum()) for k, v in kinds.items()}
+    total = len(hands)
+    paid = sum(counts[k] * m for k, m in zip(kinds, rules.bonus_paytable))
+    ev = Fraction(paid - (total - sum(counts.values())), total)
+    return {"counts": counts, "hands": total, "ev": ev, "return": 1 + ev}
+
+
+def figures(rules: Rules, c: Counts) -> dict[str, Any]:
+    """Every figure of the report for these rules, exact (fractions and integers)."""
+    strength_cat = STRENGTH_CATEGORY[c.strength]
+    out: dict[str, Any] = {"rules": rules, "cycle": CYCLE}
+    out["closed_box"] = strategy("closed box (bet at once, no options)", c, rules, np.ones(len(c.weight), bool),
+                                 closed=True)
+    fixed = [("raise on everything", strength_cat >= 0), ("raise on a pair or better", strength_cat >= PAIR),
+             ("raise on AK or better", strength_cat >= AK)]
+    out["fixed"] = [strategy(name, c, rules, bet) for name, bet in fixed]
+    out["optimal"] = None
+    if not rules.exchange and not rules.sixth_card:
+        bet = optimal_bet(c)
+        out["optimal"] = strategy("optimal", c, rules, bet)
+        out["bet_by_category"] = {CATEGORIES[k]: Fraction(int(c.weight[bet & (strength_cat == k)].sum()),
+                                                          int(c.weight[strength_cat == k].sum()))
+                                  for k in range(len(CATEGORIES))}
+    out["bonus"] = bonus_return(rules)
+    return out
+
+
+def _pct(x: Fraction) -> str:
+    return f"{float(x) * 100:+.9f} %"
+
+
+def to_json(f: dict[str, Any]) -> dict[str, Any]:
+    """The figures as JSON data: exact fractions as "num/den" strings next to floats."""
+    def frac(x: Fraction) -> dict[str, Any]:
+        return {"value": float(x), "exact": f"{x.numerator}/{x.denominator}" if x.denominator != 1 else str(x.numerator)}
+
+    def strat(s: Strategy) -> dict[str, Any]:
+        out = {"name": s.name, "net_total_over_cycle": frac(s.total), "ev_per_ante": frac(s.ev),
+               "house_edge": frac(-s.ev), "average_wager": frac(s.average_wager),
+               "element_of_risk": frac(s.element_of_risk), "bet_rate": frac(s.bet_rate), "std": s.std()}
+        if s.returns is not None:
+            out["returns"] = [{"result": r, "count": k, "probability": frac(Fraction(k, CYCLE)),
+                               "ev_share": frac(Fraction(r * k, CYCLE))} for r, k in s.returns.items()]
+        return out
+
+    r: Rules = f["rules"]
+    return {"rules": {"name": r.name, "fingerprint": r.fingerprint, **r.to_dict()}, "cycle": CYCLE,
+            "optimal": strat(f["optimal"]) if f["optimal"] else None,
+            "bet_by_category": {k: frac(v) for k, v in f.get("bet_by_category", {}).items()},
+            "closed_box": strat(f["closed_box"]), "fixed_strategies": [strat(s) for s in f["fixed"]],
+            "bonus": {"counts": f["bonus"]["counts"], "hands": f["bonus"]["hands"], "ev": frac(f["bonus"]["ev"]),
+                      "return": frac(f["bonus"]["return"])}}
+
+
+def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
+    """The report as Markdown; with ``other``, two rule sets side by side and their difference."""
+    sets = [f] if other is None else [f, other]
+    names = [s["rules"].name for s in sets]
+    lines = [f"# rpoker report: {' vs '.join(names)}", ""]
+    for s in sets:
+        lines.append(f"- `{s['rules'].name}`: fingerprint `{s['rules'].fingerprint}`")
+    lines += ["", f"Exact over the full cycle of {CYCLE:,} (deal, dealer completion) pairs: C(52,5) x 47 x "
+              "C(46,4). EVs per ante; the exact fractions are in the JSON report.", ""]
+
+    def row(label: str, values: list[str]) -> str:
+        return f"| {label} | " + " | ".join(values) + " |"
+
+    head = ["figure", *names, *(["difference"] if other else [])]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+
+    def add(label: str, get: Callable[[dict[str, Any]], Fraction | None], fmt: Callable[[Fraction], str]) -> None:
+        vals = [get(s) for s in sets]
+        cells = [fmt(v) if v is not None else "needs the strategy table" for v in vals]
+        if other:
+            cells.append(fmt(vals[1] - vals[0]) if None not in vals else "")
+        lines.append(row(label, cells))
+
+    opt = lambda s: s["optimal"]  # noqa: E731
+    add("house edge, optimal play", lambda s: -opt(s).ev if opt(s) else None, _pct)
+    add("element of risk, optimal play", lambda s: opt(s).element_of_risk if opt(s) else None, _pct)
+    add("average total wager (antes)", lambda s: opt(s).average_wager if opt(s) else None, lambda x: f"{float(x):.9f}")
+    add("bet (raise) rate", lambda s: opt(s).bet_rate if opt(s) else None, lambda x: f"{float(x) * 100:.9f} %")
+    lines.append(row("standard deviation of a round", [f"{opt(s).std():.9f}" if opt(s) and opt(s).std() else "-"
+                                                       for s in sets] + ([""] if other else [])))
+    lines.append(row("net total of optimal play over the cycle",
+                     [str(opt(s).total) if opt(s) else "-" for s in sets] + ([""] if other else [])))
+    add("house edge, closed box", lambda s: -s["closed_box"].ev, _pct)
+    for i, strat in enumerate(f["fixed"]):
+        add(f"house edge, {strat.name}", lambda s, i=i: -s["fixed"][i].ev, _pct)
+    add("bonus side bet: house edge", lambda s: -s["bonus"]["ev"], _pct)
+    for s in sets:
+        o = s["optimal"]
+        if o is None or o.returns is None:
+            continue
+        lines += ["", f"## Return table of optimal play ({s['rules'].name})", "",
+                  "| net result (antes) | deal-completions | probability | share of EV |", "|---|---|---|---|"]
+        for r, k in o.returns.items():
+            lines.append(f"| {r:+d} | {k:,} | {Fraction(k, CYCLE).__float__():.12f} | "
+                         f"{float(Fraction(r * k, CYCLE)):+.12f} |")
+        lines += ["", "How often the player bets, by the category of the dealt hand:", "",
+                  "| hand | bets |", "|---|---|"]
+        lines += [f"| {k} | {float(v) * 100:.6f} % |" for k, v in s["bet_by_category"].items()]
+    return "\n".join(lines) + "\n"
