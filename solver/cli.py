@@ -241,7 +241,7 @@ def report(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Directory for report.md and report.json.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
 ) -> None:
-    """Exact house edge, element of risk, return table and more over every class of deal."""
+    """Exact house edge, element of risk, return table, charts, over every class of deal."""
     from . import report as report_mod
 
     sets = [rules_mod.load(rules)] + ([rules_mod.load(vs)] if vs else [])
@@ -255,13 +255,14 @@ def report(
             task = bar.add_task("count", total=None)
             counts = report_mod.class_counts(r, jobs, lambda d, t: bar.update(task, completed=d, total=t))
         figures.append(report_mod.figures(r, counts))
-    directory.mkdir(parents=True, exist_ok=True)
+        directory.mkdir(parents=True, exist_ok=True)
+        report_mod.charts(figures[-1], counts, directory)
     markdown = report_mod.to_markdown(figures[0], figures[1] if vs else None)
     (directory / "report.md").write_text(markdown)
     data = [report_mod.to_json(f) for f in figures]
     (directory / "report.json").write_text(json.dumps(data[0] if not vs else {"a": data[0], "b": data[1]}, indent=1) + "\n")
     typer.echo(markdown, nl=False)
-    _err.print(f"written: {directory / 'report.md'}, {directory / 'report.json'}")
+    _err.print(f"written: {directory}/report.md, report.json and the charts")
 
 
 @rules_app.command("show")

@@ -40,12 +40,13 @@ CHUNK = 200_000
 
 @dataclass(frozen=True)
 class Counts:
-    """Per class: weight, strength of the dealt hand, P, and the bet counts of ``bet_counts``."""
+    """Per class: weight, strength of the dealt hand, P, the bet counts of ``bet_counts``, up rank."""
 
     weight: np.ndarray
     strength: np.ndarray
     p: np.ndarray
     counts: np.ndarray  # int64 [N, 8]: n, win, tie, lose, nq, buy_excess, den, value
+    up_rank: np.ndarray
 
 
 def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> Counts:
@@ -71,7 +72,7 @@ def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], Non
         if progress is not None:
             progress(done, len(hands))
     strength = _eval.evaluate(hands, False).astype(np.int64)
-    return Counts(weights, strength, p5[strength].astype(np.int64), np.concatenate(parts))
+    return Counts(weights, strength, p5[strength].astype(np.int64), np.concatenate(parts), ups >> 2)
 
 
 def _chunk(hands: np.ndarray, ups: np.ndarray, settings: dict[str, int], p5: np.ndarray) -> np.ndarray:
@@ -271,3 +272,68 @@ def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
                   "| hand | bets |", "|---|---|"]
         lines += [f"| {k} | {float(v) * 100:.6f} % |" for k, v in s["bet_by_category"].items()]
     return "\n".join(lines) + "\n"
+
+
+def hand_group(strength: int) -> str:
+    """A row of the strategy chart: the category, with the ranks that matter for the decision."""
+    from .cards import RANK_NAMES
+    from .hand import strength_ranks
+
+    category, ranks = int(STRENGTH_CATEGORY[strength]), strength_ranks(strength)
+    if category == 0:
+        return f"no game, {RANK_NAMES[ranks[0]]} high"
+    if category == AK:
+        return f"A K {RANK_NAMES[ranks[2]]}"
+    if category == PAIR:
+        return f"pair of {RANK_NAMES[ranks[0]]}"
+    return CATEGORIES[category].replace("_", " ")
+
+
+def charts(f: dict[str, Any], c: Counts, directory: Any) -> list[Any]:
+    """PNG charts: the strategy (bet rate by hand group and up-card rank) and the results."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .cards import RANK_NAMES
+
+    written = []
+    name = f["rules"].name
+    if f["optimal"] is not None:
+        groups = [hand_group(s) for s in range(len(STRENGTH_CATEGORY))]
+        labels = list(dict.fromkeys(groups[s] for s in range(len(groups))))
+        row_of = np.asarray([labels.index(g) for g in groups])[c.strength]
+        bet = optimal_bet(c)
+        total = np.zeros((len(labels), 13))
+        betting = np.zeros((len(labels), 13))
+        np.add.at(total, (row_of, c.up_rank), c.weight)
+        np.add.at(betting, (row_of, c.up_rank), np.where(bet, c.weight, 0))
+        share = np.divide(betting, total, out=np.full_like(total, np.nan), where=total > 0)
+        fig, ax = plt.subplots(figsize=(8, 11))
+        image = ax.imshow(share, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
+        ax.set_xticks(range(13), RANK_NAMES)
+        ax.set_yticks(range(len(labels)), labels, fontsize=7)
+        ax.set_xlabel("dealer's up-card")
+        ax.set_title(f"{name}: share of deals where the best first action is to bet")
+        fig.colorbar(image, ax=ax, fraction=0.04)
+        fig.tight_layout()
+        path = directory / f"strategy-{name}.png"
+        fig.savefig(path, dpi=110, metadata={"Software": None})
+        plt.close(fig)
+        written.append(path)
+    shown = f["optimal"] if f["optimal"] is not None and f["optimal"].returns else f["closed_box"]
+    if shown.returns:
+        results = list(shown.returns)
+        fig, ax = plt.subplots(figsize=(9, 4))
+        ax.bar([str(r) for r in results], [shown.returns[r] / CYCLE for r in results])
+        ax.set_yscale("log")
+        ax.set_xlabel("net result of a round (antes)")
+        ax.set_ylabel("probability")
+        ax.set_title(f"{name}: results of a round, {shown.name} (house edge {float(-shown.ev) * 100:.4f} %)")
+        fig.tight_layout()
+        path = directory / f"results-{name}.png"
+        fig.savefig(path, dpi=110, metadata={"Software": None})
+        plt.close(fig)
+        written.append(path)
+    return written

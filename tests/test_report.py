@@ -19,7 +19,8 @@ def _subset(r: rules.Rules, rows: list[int]):
     hands, ups, weights = hands[rows], ups[rows], weights[rows]
     out = report._chunk(hands, ups, kernel_settings(r), payout_by_strength(r))
     strength = _eval.evaluate(np.ascontiguousarray(hands), False).astype(np.int64)
-    return report.Counts(weights, strength, payout_by_strength(r)[strength].astype(np.int64), out), hands, ups
+    p = payout_by_strength(r)[strength].astype(np.int64)
+    return report.Counts(weights, strength, p, out, ups >> 2), hands, ups
 
 
 @pytest.mark.parametrize("preset", ["caribbean", "russian", "oasis"])
@@ -78,3 +79,5 @@ def test_caribbean_stud_known_figures(tmp_path):
     assert Fraction(opt["ev_per_ante"]["exact"]) == Fraction(total, 19_933_230_517_200)
     assert sum(r["count"] for r in opt["returns"]) == 19_933_230_517_200
     assert "| house edge, optimal play | +5.2243" in (tmp_path / "report.md").read_text()
+    assert (tmp_path / "strategy-caribbean.png").stat().st_size > 10_000
+    assert (tmp_path / "results-caribbean.png").stat().st_size > 5_000
