@@ -15,6 +15,7 @@ are shared by all its suit assignments) and, inside it, by the new cards of the 
 import numpy as np
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t, uint64_t, int32_t
 from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
 from solver._eval cimport EvalTables, tables, eval5, eval6, payout_detail, N_STRENGTH
 from solver._settle cimport Settings, settle, falling
 
@@ -217,12 +218,47 @@ cdef bint _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qua
     D.ranks_valid = 1
     if not same:
         _deal_ranks(D, qualifier)
+        _deal_counts(D)
     _deal_flushes(D)
     return same
 
 
+cdef Deal* RANK_CACHE[13]             # the part of _deal_ranks of each up rank (one qualifier)
+for _r in range(13):
+    RANK_CACHE[_r] = NULL
+
+
 cdef void _deal_ranks(Deal* D, int qualifier) noexcept nogil:
-    # the part of a deal that depends on the up rank and the deck's rank counts alone
+    # what depends on the up rank alone: computed once per up rank and qualifier, then copied
+    cdef Deal* c = RANK_CACHE[D.rho]
+    cdef Deal keep
+    if c == NULL:
+        c = <Deal*> malloc(sizeof(Deal))
+        c.qualifier = -1
+        RANK_CACHE[D.rho] = c
+    if c.qualifier != qualifier:
+        c.rho = D.rho
+        _deal_ranks_of(c, qualifier)
+        c.qualifier = qualifier
+    # the deal's own fields survive the copy
+    keep.up, keep.sigma, keep.n0, keep.a0, keep.ys0 = D.up, D.sigma, D.n0, D.a0, D.ys0
+    memcpy(D, c, sizeof(Deal))
+    D.up, D.sigma, D.n0, D.a0, D.ys0 = keep.up, keep.sigma, keep.n0, keep.a0, keep.ys0
+    D.ranks_valid = 1
+
+
+cdef void _deal_counts(Deal* D) noexcept nogil:
+    # what depends on the deck's rank counts: the stub's qualifying draws of each rank set
+    cdef int i, r
+    for i in range(D.n_ds):
+        D.ds_q0[i] = 0
+        for r in range(13):
+            if (D.ds_qual[i] >> r) & 1:
+                D.ds_q0[i] += D.a0[r] - ((D.ds_mask[i] >> r) & 1)
+
+
+cdef void _deal_ranks_of(Deal* D, int qualifier) noexcept nogil:
+    # the part of a deal that depends on the up rank alone (and the qualifier)
     cdef const EvalTables* t = tables()
     cdef int i, j, k, r, n, s, top
     cdef uint32_t kept_key
@@ -298,10 +334,6 @@ cdef void _deal_ranks(Deal* D, int qualifier) noexcept nogil:
                 s = t.flush_table[kept | (1 << r)]
                 if not (kept >> r) & 1 and s >= qualifier:
                     _draws_add(&D.ds_flush[n], s, r)
-            D.ds_q0[n] = 0
-            for r in range(13):
-                if (D.ds_qual[n] >> r) & 1:
-                    D.ds_q0[n] += D.a0[r] - ((DS_MASK[i] >> r) & 1)
             n += 1
     D.n_ds = n
     D.n_buyable = 0

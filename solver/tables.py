@@ -48,7 +48,9 @@ import numpy as np
 from . import __version__
 from .cards import Card, format_cards
 from .classes import N_CLASSES, _hand_keys, canonical, enumerate_classes
-from .deal import Option, solve
+from . import _dealer, _eval
+from .deal import BetValue, Option, kernel_settings, payout_by_strength, solve
+from .hand import STRENGTH_CATEGORY
 from .errors import InputError
 from .rules import Rules
 
@@ -106,10 +108,9 @@ def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> dict[st
                                                "second_ev", "insurance", "bet")}
     for name in ("sixth", *EXCHANGE_COLUMNS):
         out[name] = np.full(n, np.nan, np.float32)
-    for i in range(n):
+    for i, (bet, options) in enumerate(_solutions(hands, up_cards, rules)):
         hand = tuple(int(c) for c in hands[i])
-        s = solve(hand, int(up_cards[i]), rules)
-        best, second = s.options[0], s.options[1]
+        best, second = options[0], options[1]
         out["best"][i] = action_code(best, hand)
         out["best_ev"][i] = float(best.ev)
         num, den = best.ev.numerator, best.ev.denominator
@@ -119,8 +120,8 @@ def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> dict[st
         out["best_num"][i], out["best_den"][i] = num, den
         out["second"][i] = action_code(second, hand)
         out["second_ev"][i] = float(second.ev)
-        out["insurance"][i] = s.bet.insurance_size
-        for o in s.options:
+        out["insurance"][i] = bet.insurance_size
+        for o in options:
             if o.action == "bet":
                 out["bet"][i] = float(o.ev)
             elif o.action == "sixth_card":
@@ -128,6 +129,30 @@ def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> dict[st
             elif o.action == "exchange":
                 out[EXCHANGE_COLUMNS[action_code(o, hand) - 3]][i] = float(o.ev)
     return out
+
+
+def _solutions(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> Iterator[tuple[BetValue, list[Option]]]:
+    """Each class's bet and options, best first. Without exchanges and sixth cards the only
+    choice is to bet or fold: the bets of the whole chunk are counted at once by the kernel."""
+    if rules.exchange or rules.sixth_card:
+        for hand, up in zip(hands, up_cards):
+            s = solve(tuple(int(c) for c in hand), int(up), rules)
+            yield s.bet, list(s.options)
+        return
+    p5 = payout_by_strength(rules)
+    counts = np.zeros((len(hands), 8), np.int64)
+    by_ranks = np.argsort(class_keys(np.sort(hands >> 2, axis=1) * 4, up_cards & 0xFC), kind="stable")
+    part = np.zeros((len(hands), 8), np.int64)
+    _dealer.bet_counts(np.ascontiguousarray(hands[by_ranks]), np.ascontiguousarray(up_cards[by_ranks]),
+                       kernel_settings(rules), p5, part)
+    counts[by_ranks] = part
+    strength = _eval.evaluate(np.ascontiguousarray(hands), False)
+    for k in range(len(hands)):
+        p = int(p5[strength[k]])
+        bet = BetValue.from_counts(counts[k, :7].tolist(), p, int(STRENGTH_CATEGORY[strength[k]]), rules)
+        fold = Option("fold", Fraction(-1))
+        # the order of solve(): best first, fold before bet on a tie
+        yield bet, ([Option("bet", bet.ev), fold] if bet.ev > -1 else [fold, Option("bet", bet.ev)])
 
 
 # ---------------------------------------------------------------------------------------------

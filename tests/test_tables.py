@@ -157,3 +157,20 @@ def test_parallel_loky_build_matches(built, tmp_path):
     data = pq.read_table(tables.shard_path(tmp_path, 3)).to_pylist()[0]
     reference = pq.read_table(tables.shard_path(built, 1)).to_pylist()[1]
     assert data == reference
+
+
+def test_rows_without_options_are_counted_in_batches():
+    """Rules without exchanges or sixth cards: the batch bet counts give solve()'s answers."""
+    r = rules.load("caribbean")
+    hands, ups, _ = enumerate_classes()
+    rows = np.random.default_rng(5).choice(len(hands), 40, replace=False)
+    rows = np.concatenate([rows, np.arange(1000, 1040)])  # consecutive classes: shared ranks
+    out = tables.solve_rows(hands[rows], ups[rows], r)
+    for i, k in enumerate(rows):
+        hand = tuple(int(c) for c in hands[k])
+        s = solve(hand, int(ups[k]), r)
+        assert Fraction(int(out["best_num"][i]), int(out["best_den"][i])) == s.best.ev
+        assert tables.action_label(out["best"][i], hand) == s.best.label
+        assert tables.action_label(out["second"][i], hand) == s.options[1].label
+        assert out["bet"][i] == float(s.bet.ev) and out["insurance"][i] == s.bet.insurance_size
+        assert np.isnan(out["sixth"][i]) and np.isnan(out["x31"][i])
