@@ -266,10 +266,11 @@ class BuildReport:
 
 def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
           shard_rows: int = SHARD_ROWS, shards: Sequence[int] | None = None,
-          progress: Callable[[int, int], None] | None = None) -> BuildReport:
+          progress: Callable[[int, int], None] | None = None, chunk_rows: int = CHUNK_ROWS) -> BuildReport:
     """Solve the shards (all by default) of the table of ``rules`` in ``directory``; resumable.
 
-    ``progress(done, total)`` is called with classes solved as work completes.
+    Workers solve chunks of ``chunk_rows`` classes; a shard is written when all of its chunks
+    are in. ``progress(done, total)`` is called with classes solved as work completes.
     """
     import joblib
 
@@ -310,17 +311,17 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
         todo.append(s)
     hands, up_cards, weights = enumerate_classes()
     keys = class_keys(hands, up_cards)
-    tasks = [(s, start) for s in todo for start in range(plan.rows(s).start, plan.rows(s).stop, CHUNK_ROWS)]
+    tasks = [(s, start) for s in todo for start in range(plan.rows(s).start, plan.rows(s).stop, chunk_rows)]
     total = sum(len(plan.rows(s)) for s in todo)
     pending = {s: {} for s in todo}
     done = 0
     t0 = time.perf_counter()
 
-    def chunk_rows(s: int, start: int) -> slice:
-        return slice(start, min(start + CHUNK_ROWS, plan.rows(s).stop))
+    def chunk(s: int, start: int) -> slice:
+        return slice(start, min(start + chunk_rows, plan.rows(s).stop))
 
     def run() -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
-        calls = (joblib.delayed(_tagged)(s, start, hands[chunk_rows(s, start)], up_cards[chunk_rows(s, start)], rules)
+        calls = (joblib.delayed(_tagged)(s, start, hands[chunk(s, start)], up_cards[chunk(s, start)], rules)
                  for s, start in tasks)
         n_jobs = jobs if backend == "loky" else -1
         yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls)
@@ -333,7 +334,8 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
                 progress(done, total)
             rows = plan.rows(s)
             if sum(len(c["best"]) for c in pending[s].values()) == len(rows):
-                parts = [pending.pop(s)[k] for k in sorted(pending[s])]
+                chunks = pending.pop(s)
+                parts = [chunks[k] for k in sorted(chunks)]
                 merged = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
                 merged["key"] = keys[rows.start:rows.stop]
                 merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)

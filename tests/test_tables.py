@@ -159,6 +159,12 @@ def test_parallel_loky_build_matches(built, tmp_path):
     assert data == reference
 
 
+def test_shards_of_several_chunks(built, tmp_path):
+    report = tables.build(rules.DEFAULT, tmp_path, jobs=2, shard_rows=ROWS, shards=[1], chunk_rows=1)
+    assert report.solved == (1,)
+    assert tables.shard_path(tmp_path, 1).read_bytes() == tables.shard_path(built, 1).read_bytes()
+
+
 def test_rows_without_options_are_counted_in_batches():
     """Rules without exchanges or sixth cards: the batch bet counts give solve()'s answers."""
     r = rules.load("caribbean")
