@@ -216,6 +216,23 @@ def _parse_shards(text: str) -> list[int]:
     return out
 
 
+@tables_app.command("check")
+def tables_check(
+    table: TableOption = None,
+    rules: RulesOption = "russian",
+    spot: Annotated[int, typer.Option("--spot", min=0, help="Random classes to solve and compare.")] = 20,
+) -> None:
+    """Verify a complete table: checksums, classes and weights, spot checks against the solver."""
+    r = rules_mod.load(rules)
+    found = tables_mod.Table(table) if table else tables_mod.find_table(r, tables_mod.default_roots())
+    if found is None:
+        raise InputError(f"no table of the rules {r.name} ({r.fingerprint}); use --table")
+    result = tables_mod.check(found, r, spot)
+    typer.echo(f"{found.directory}: {result.shards} shards, {result.rows:,} classes of total weight "
+               f"{result.weight:,}, checksums and classes verified, {result.spot_checked} classes "
+               "solved again and equal")
+
+
 @tables_app.command("query")
 def tables_query(
     cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "As Ks Qd 7c 2h".')],

@@ -488,3 +488,52 @@ def default_roots() -> list[Path]:
     """Where ``rpoker best`` looks for tables: $RPOKER_TABLES, then ./tables."""
     roots = [Path(os.environ["RPOKER_TABLES"])] if os.environ.get("RPOKER_TABLES") else []
     return [*roots, Path("tables")]
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What ``check`` verified of a table."""
+
+    shards: int
+    rows: int
+    weight: int
+    spot_checked: int
+
+
+def check(table: Table, rules: Rules, spot: int = 20, seed: int = 0,
+          progress: Callable[[int, int], None] | None = None) -> CheckReport:
+    """Verify a complete table: every shard's checksum, the class keys and weights against the
+    enumeration of the classes, and ``spot`` random classes against the deal solver."""
+    import random
+
+    table.check_rules(rules)
+    manifest = table.manifest
+    if not table.complete:
+        raise InputError(f"the table in {table.directory} is not complete: {len(manifest['shards'])} of "
+                         f"{manifest['shards_total']} shards")
+    hands, ups, weights = enumerate_classes()
+    keys = class_keys(hands, ups)
+    shard_rows = int(manifest["shard_rows"])
+    total_weight = rows = 0
+    for s in range(manifest["shards_total"]):
+        if not _check_shard(table.directory, s, manifest["shards"][str(s)]):
+            raise InputError(f"shard {s} of {table.directory} does not match its checksum")
+        data = table._read(s, ["key", "weight"])
+        lo, hi = s * shard_rows, min(N_CLASSES, (s + 1) * shard_rows)
+        if not (np.array_equal(data.column("key").to_numpy(), keys[lo:hi])
+                and np.array_equal(data.column("weight").to_numpy(), weights[lo:hi])):
+            raise InputError(f"shard {s} of {table.directory} does not hold classes {lo}..{hi - 1}")
+        rows += data.num_rows
+        total_weight += int(data.column("weight").to_numpy().sum())
+        if progress is not None:
+            progress(s + 1, manifest["shards_total"])
+    if rows != N_CLASSES or total_weight != 122_151_120:
+        raise InputError(f"the table has {rows} rows of weight {total_weight}, not {N_CLASSES} of 122,151,120")
+    rng = random.Random(seed)
+    for k in rng.sample(range(N_CLASSES), spot):
+        hand, up = tuple(int(c) for c in hands[k]), int(ups[k])
+        answer, solved = table.lookup(hand, up), solve(hand, up, rules)
+        if answer.best_ev != solved.best.ev or answer.best != solved.best.label:
+            raise InputError(f"class {format_cards(hand)} | {format_cards([up])}: the table says {answer.best} "
+                             f"{answer.best_ev}, the solver {solved.best.label} {solved.best.ev}")
+    return CheckReport(manifest["shards_total"], rows, total_weight, spot)

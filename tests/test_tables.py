@@ -180,3 +180,17 @@ def test_rows_without_options_are_counted_in_batches():
         assert tables.action_label(out["second"][i], hand) == s.options[1].label
         assert out["bet"][i] == float(s.bet.ev) and out["insurance"][i] == s.bet.insurance_size
         assert np.isnan(out["sixth"][i]) and np.isnan(out["x31"][i])
+
+
+@pytest.mark.slow
+def test_full_caribbean_table_builds_and_checks(tmp_path):
+    """A whole table (rules without options: minutes), then `tables check`."""
+    r = rules.load("caribbean")
+    tables.build(r, tmp_path, jobs=2)
+    result = tables.check(tables.Table(tmp_path), r, spot=50)
+    assert result.rows == 5_649_150 and result.weight == 122_151_120
+
+
+def test_check_refuses_an_incomplete_table(built):
+    with pytest.raises(InputError, match="not complete"):
+        tables.check(tables.Table(built), rules.DEFAULT)
