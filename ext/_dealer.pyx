@@ -8,6 +8,10 @@ how many dealer hands lie below a player's strength. Dealer flushes (all four hi
 up-card's suit) are moved from their rank strength to their flush strength from a per-deal list.
 Buying a game is evaluated per non-qualifying rank set of the dealer, split into the suit
 classes that matter (no flush draw; a flush draw in a given suit), from the stub's rank counts.
+A draw after a buy is worth best_pay, 0 or -3 by how it compares with the player, so players of
+one *band* (between two consecutive draw strengths of the deal) share a buy plan: its rank-level
+part is made once per deck and band (BuyPlan) and finished per suit pattern of the new cards.
+Rank sets are visited by a bound on their gain (BuyOrder, per band), stopping where no buy pays.
 
 Exchange outcomes are enumerated by the rank multiset of the new cards (the dealer's rank counts
 are shared by all its suit assignments) and, inside it, by the new cards of the up-card's suit.
