@@ -191,7 +191,7 @@ def figures(rules: Rules, c: Counts) -> dict[str, Any]:
         out["optimal"] = strategy("optimal", c, rules, bet)
         out["bet_by_category"] = {CATEGORIES[k]: Fraction(int(c.weight[bet & (strength_cat == k)].sum()),
                                                           int(c.weight[strength_cat == k].sum()))
-                                  for k in range(len(CATEGORIES))}
+                                  for k in range(len(CATEGORIES)) if (strength_cat == k).any()}
     out["bonus"] = bonus_return(rules)
     return out
 

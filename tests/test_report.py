@@ -81,3 +81,16 @@ def test_caribbean_stud_known_figures(tmp_path):
     assert "| house edge, optimal play | +5.2243" in (tmp_path / "report.md").read_text()
     assert (tmp_path / "strategy-caribbean.png").stat().st_size > 10_000
     assert (tmp_path / "results-caribbean.png").stat().st_size > 5_000
+
+
+def test_comparison_of_two_rule_sets():
+    rows = random.Random(11).sample(range(5_649_150), 40)
+    a, b = rules.load("caribbean"), rules.load("caribbean").replace(dealer_qualifier="pair")
+    fa = report.figures(a, _subset(a, rows)[0])
+    fb = report.figures(b, _subset(b, rows)[0])
+    text = report.to_markdown(fa, fb)
+    assert "| figure | caribbean | caribbean+custom | difference |" in text
+    line = next(l for l in text.splitlines() if l.startswith("| house edge, optimal play |"))
+    cells = [float(c.strip().rstrip(" %")) for c in line.split("|")[2:5]]
+    assert cells[2] == pytest.approx(cells[1] - cells[0], abs=1e-8)
+    assert json.dumps(report.to_json(fb))  # JSON-ready
