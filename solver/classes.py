@@ -38,6 +38,12 @@ def _hand_keys(hands: np.ndarray) -> np.ndarray:
     return (((s[:, 0] * 52 + s[:, 1]) * 52 + s[:, 2]) * 52 + s[:, 3]) * 52 + s[:, 4]
 
 
+def rank_order(hands: np.ndarray, up_cards: np.ndarray) -> np.ndarray:
+    """The order that puts deals of the same ranks (hand rank multiset, up rank) together."""
+    key = (np.sort(hands >> 2, axis=1).astype(np.int64) @ (13 ** np.arange(5))) * 13 + (up_cards >> 2)
+    return np.argsort(key, kind="stable")
+
+
 @dataclass(frozen=True)
 class DealClass:
     """A deal's class: the representative hand and up-card, and the suit map from the user's cards."""

@@ -259,14 +259,14 @@ def report(
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
 ) -> None:
     """Exact house edge, element of risk, return table, charts, over every class of deal."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     from . import report as report_mod
 
     sets = [rules_mod.load(rules)] + ([rules_mod.load(vs)] if vs else [])
     directory = out or Path("reports") / "-vs-".join(r.name for r in sets)
     figures = []
     for r in sets:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
         with Progress(TextColumn(f"counting {r.name}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=_err) as bar:
             task = bar.add_task("count", total=None)

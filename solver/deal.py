@@ -23,6 +23,7 @@ import numpy as np
 
 from . import _brute, _dealer, _eval
 from .cards import Card, check_disjoint, format_cards
+from .classes import rank_order
 from .category import AK
 from .errors import InputError
 from .hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, paytable_array
@@ -167,6 +168,20 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
     order = {"fold": 0, "bet": 1, "sixth_card": 2, "exchange": 3}
     options.sort(key=lambda o: (-o.ev, order[o.action], len(o.throw), sorted(o.throw)))
     return Solution(hand, up_card, dead, rules, bet, tuple(options))
+
+
+def bet_counts(hands: np.ndarray, up_cards: np.ndarray, settings: dict[str, int], p5: np.ndarray) -> np.ndarray:
+    """Betting each dealt hand at once (no dead cards): int64 rows (n, win, tie, lose, nq,
+    buy_excess, den, value), ``value`` the bet with its best insurance over n * den.
+
+    The kernel takes the deals in rank order, so that deals of the same ranks share its work.
+    """
+    order = rank_order(hands, up_cards)
+    part = np.zeros((len(hands), 8), np.int64)
+    _dealer.bet_counts(np.ascontiguousarray(hands[order]), np.ascontiguousarray(up_cards[order]), settings, p5, part)
+    out = np.empty_like(part)
+    out[order] = part
+    return out
 
 
 def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thrown: Sequence[Card] = (),

@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _dealer, _eval
+from . import _eval
 from .category import AK, CATEGORIES, FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, PAIR, ROYAL_FLUSH, STRAIGHT
 from .category import STRAIGHT_FLUSH, THREE_OF_A_KIND, TWO_PAIR
-from .classes import N_DEALS, enumerate_classes
-from .deal import kernel_settings, payout_by_strength
+from .classes import N_DEALS, enumerate_classes, rank_order
+from .deal import bet_counts, kernel_settings, payout_by_strength
 from .hand import STRENGTH_CATEGORY
 from .rules import Rules
 
@@ -54,8 +54,7 @@ def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], Non
     import joblib
 
     hands, ups, weights = enumerate_classes()
-    rank_key = (np.sort(hands >> 2, axis=1).astype(np.int64) @ (13 ** np.arange(5))) * 13 + (ups >> 2)
-    order = np.argsort(rank_key, kind="stable")
+    order = rank_order(hands, ups)
     hands, ups, weights = hands[order], ups[order], weights[order]
     settings, p5 = kernel_settings(rules), payout_by_strength(rules)
     if rules.exchange or rules.sixth_card:
@@ -64,7 +63,7 @@ def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], Non
         settings = {**settings, "buy_on": 0, "insurance_from": len(STRENGTH_CATEGORY)}
     starts = list(range(0, len(hands), CHUNK))
     parts: list[np.ndarray] = []
-    tasks = (joblib.delayed(_chunk)(hands[s:s + CHUNK], ups[s:s + CHUNK], settings, p5) for s in starts)
+    tasks = (joblib.delayed(bet_counts)(hands[s:s + CHUNK], ups[s:s + CHUNK], settings, p5) for s in starts)
     done = 0
     for part in joblib.Parallel(n_jobs=jobs, return_as="generator")(tasks):
         parts.append(part)
@@ -73,12 +72,6 @@ def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], Non
             progress(done, len(hands))
     strength = _eval.evaluate(hands, False).astype(np.int64)
     return Counts(weights, strength, p5[strength].astype(np.int64), np.concatenate(parts), ups >> 2)
-
-
-def _chunk(hands: np.ndarray, ups: np.ndarray, settings: dict[str, int], p5: np.ndarray) -> np.ndarray:
-    out = np.zeros((len(hands), 8), np.int64)
-    _dealer.bet_counts(np.ascontiguousarray(hands), np.ascontiguousarray(ups), settings, p5, out)
-    return out
 
 
 def _exact_total(weight: np.ndarray, values: np.ndarray) -> int:

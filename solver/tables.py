@@ -47,9 +47,9 @@ import numpy as np
 
 from . import __version__
 from .cards import Card, format_cards
-from .classes import N_CLASSES, _hand_keys, canonical, enumerate_classes
-from . import _dealer, _eval
-from .deal import BetValue, Option, kernel_settings, payout_by_strength, solve
+from .classes import N_CLASSES, N_DEALS, _hand_keys, canonical, enumerate_classes
+from . import _eval
+from .deal import BetValue, Option, bet_counts, kernel_settings, payout_by_strength, solve
 from .hand import STRENGTH_CATEGORY
 from .errors import InputError
 from .rules import Rules
@@ -140,12 +140,7 @@ def _solutions(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> Iterato
             yield s.bet, list(s.options)
         return
     p5 = payout_by_strength(rules)
-    counts = np.zeros((len(hands), 8), np.int64)
-    by_ranks = np.argsort(class_keys(np.sort(hands >> 2, axis=1) * 4, up_cards & 0xFC), kind="stable")
-    part = np.zeros((len(hands), 8), np.int64)
-    _dealer.bet_counts(np.ascontiguousarray(hands[by_ranks]), np.ascontiguousarray(up_cards[by_ranks]),
-                       kernel_settings(rules), p5, part)
-    counts[by_ranks] = part
+    counts = bet_counts(hands, up_cards, kernel_settings(rules), p5)
     strength = _eval.evaluate(np.ascontiguousarray(hands), False)
     for k in range(len(hands)):
         p = int(p5[strength[k]])
@@ -202,7 +197,7 @@ def _new_manifest(rules: Rules, shard_rows: int) -> dict[str, Any]:
     return {"format": "rpoker strategy table", "schema_version": SCHEMA_VERSION,
             "solver_version": __version__, "rules": {"name": rules.name, **rules.to_dict()},
             "fingerprint": rules.fingerprint, "classes": N_CLASSES, "shard_rows": shard_rows,
-            "shards_total": -(-N_CLASSES // shard_rows), "shards": {}}
+            "shards_total": Plan(shard_rows, ()).n_shards, "shards": {}}
 
 
 def read_manifest(directory: Path) -> dict[str, Any]:
@@ -248,10 +243,6 @@ def _check_shard(directory: Path, shard: int, entry: dict[str, Any]) -> bool:
     return path.is_file() and path.stat().st_size == entry["bytes"] and _sha256(path) == entry["sha256"]
 
 
-def _solve_chunk(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> dict[str, np.ndarray]:
-    return solve_rows(hands, up_cards, rules)
-
-
 @dataclass(frozen=True)
 class BuildReport:
     """What a build did."""
@@ -295,7 +286,8 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
     else:
         manifest = _new_manifest(rules, shard_rows)
         _write_manifest(directory, manifest)
-    plan = Plan(shard_rows, tuple(range(-(-N_CLASSES // shard_rows))) if shards is None else tuple(shards))
+    n_shards = Plan(shard_rows, ()).n_shards
+    plan = Plan(shard_rows, tuple(range(n_shards)) if shards is None else tuple(shards))
     for s in plan.shards:
         if not 0 <= s < plan.n_shards:
             raise InputError(f"no shard {s}: the table has shards 0..{plan.n_shards - 1}")
@@ -346,7 +338,7 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
 
 def _tagged(s: int, start: int, hands: np.ndarray, up_cards: np.ndarray,
             rules: Rules) -> tuple[int, int, dict[str, np.ndarray]]:
-    return s, start, _solve_chunk(hands, up_cards, rules)
+    return s, start, solve_rows(hands, up_cards, rules)
 
 
 @contextlib.contextmanager
@@ -527,8 +519,8 @@ def check(table: Table, rules: Rules, spot: int = 20, seed: int = 0,
         total_weight += int(data.column("weight").to_numpy().sum())
         if progress is not None:
             progress(s + 1, manifest["shards_total"])
-    if rows != N_CLASSES or total_weight != 122_151_120:
-        raise InputError(f"the table has {rows} rows of weight {total_weight}, not {N_CLASSES} of 122,151,120")
+    if rows != N_CLASSES or total_weight != N_DEALS:
+        raise InputError(f"the table has {rows} rows of weight {total_weight}, not {N_CLASSES} of {N_DEALS:,}")
     rng = random.Random(seed)
     for k in rng.sample(range(N_CLASSES), spot):
         hand, up = tuple(int(c) for c in hands[k]), int(ups[k])
