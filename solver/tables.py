@@ -387,7 +387,7 @@ class Table:
         self.directory = Path(directory)
         self.manifest = read_manifest(self.directory)
         self._first = sorted((entry["first_key"], int(s)) for s, entry in self.manifest["shards"].items())
-        self._keys: dict[int, np.ndarray] = {}
+        self._shards: dict[int, tuple[Any, np.ndarray]] = {}
 
     @property
     def fingerprint(self) -> str:
@@ -436,13 +436,14 @@ class Table:
         c = canonical(hand, up_card)
         key = int(class_keys(np.asarray([c.hand], np.uint8), np.asarray([c.up_card]))[0])
         shard = self._shard_of(key)
-        if shard not in self._keys:
-            self._keys[shard] = self._read(shard, ["key"]).column("key").to_numpy()
-        keys = self._keys[shard]
+        if shard not in self._shards:  # read once: its key column finds the row
+            data = self._read(shard)
+            self._shards[shard] = (data, data.column("key").to_numpy())
+        table, keys = self._shards[shard]
         row = int(np.searchsorted(keys, key))
         if row >= len(keys) or keys[row] != key:
             raise InputError(f"class {key} is not in shard {shard} of {self.directory}: corrupt table")
-        data = self._read(shard).slice(row, 1).to_pylist()[0]
+        data = table.slice(row, 1).to_pylist()[0]
         rep = c.hand
 
         def user(code: int) -> str:
