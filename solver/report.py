@@ -31,6 +31,7 @@ from .category import STRAIGHT_FLUSH, THREE_OF_A_KIND, TWO_PAIR
 from .classes import N_DEALS, enumerate_classes, rank_order
 from .deal import bet_counts, kernel_settings, payout_by_strength
 from .hand import STRENGTH_CATEGORY
+from .report_deal import exact
 from .rules import Rules
 
 COMPLETIONS = comb(46, 4)            # the dealer's hidden cards for a deal without dead cards
@@ -196,7 +197,7 @@ def _pct(x: Fraction) -> str:
 def to_json(f: dict[str, Any]) -> dict[str, Any]:
     """The figures as JSON data: exact fractions as "num/den" strings next to floats."""
     def frac(x: Fraction) -> dict[str, Any]:
-        return {"value": float(x), "exact": f"{x.numerator}/{x.denominator}" if x.denominator != 1 else str(x.numerator)}
+        return {"value": float(x), "exact": exact(x)}
 
     def strat(s: Strategy) -> dict[str, Any]:
         out = {"name": s.name, "net_total_over_cycle": frac(s.total), "ev_per_ante": frac(s.ev),
