@@ -1,13 +1,15 @@
 """Strategy tables: classes solved per second per core, the projected full build, query times.
 
-Builds a few small shards spread over the whole table (default rules) into a temporary
-directory, first with one worker, then with one worker per core, and projects the time of a
-full build (5,649,150 classes) on this machine. Then times queries from the built table: the
-median warm query in process and the ``rpoker tables query`` command end to end. Targets
-(issue 4): full build <= 12 h (hard bar), <= 2 h (goal) on 2 cores; query median <= 50 ms
-warm, CLI <= 1 s; peak memory of the build <= 8 GB.
+The build solves each shard (65,536 classes) in rank order, in chunks that workers take, so
+that the suit classes of one rank-level deal are solved one after the other and share the
+kernel's rank-level work. This benchmark times that workload: windows of consecutive
+rank-ordered rows of random real shards (default rules), first one window at a time on one
+worker, then with one worker per core, and projects a full build (5,649,150 classes) on this
+machine. Then it builds two tiny shards to time queries: the median warm query in process and
+``rpoker tables query`` end to end. Targets (issue 4): full build <= 12 h (hard bar), <= 2 h
+(goal) on 2 cores; query median <= 50 ms warm, CLI <= 1 s; peak memory of the build <= 8 GB.
 
-    python benchmarks/bench_tables.py [--shards 4] [--shard-rows 48] [--jobs 2]
+    python benchmarks/bench_tables.py [--windows 4] [--rows 256] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -22,35 +24,58 @@ import tempfile
 import time
 from pathlib import Path
 
+import joblib
+import numpy as np
+
 from solver import rules, tables
 from solver.cards import format_cards
-from solver.classes import N_CLASSES, PERM_CARD, enumerate_classes
+from solver.classes import N_CLASSES, PERM_CARD, enumerate_classes, rank_order
+
+
+def _solve_window(hands: np.ndarray, up_cards: np.ndarray) -> float:
+    t = time.perf_counter()
+    tables.solve_rows(hands, up_cards, rules.DEFAULT)
+    return time.perf_counter() - t
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shards", type=int, default=4, help="shards per timed build")
-    parser.add_argument("--shard-rows", type=int, default=48)
+    parser.add_argument("--windows", type=int, default=4, help="windows per timed run")
+    parser.add_argument("--rows", type=int, default=256, help="rank-ordered rows per window")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    n_shards = -(-N_CLASSES // args.shard_rows)
-    picked = rng.sample(range(n_shards), 2 * args.shards)
     hands, ups, _ = enumerate_classes()
+    plan = tables.Plan(tables.SHARD_ROWS, ())
+    windows = []
+    for s in rng.sample(range(plan.n_shards), 2 * args.windows):
+        rows = plan.rows(s)
+        order = rows.start + rank_order(hands[rows], ups[rows])
+        start = rng.randrange(len(order) - args.rows)
+        windows.append(order[start:start + args.rows])
+    rates = {}
+    for jobs, part in ((1, windows[: args.windows]), (args.jobs, windows[args.windows:])):
+        t = time.perf_counter()
+        per_window = joblib.Parallel(n_jobs=jobs)(joblib.delayed(_solve_window)(hands[w], ups[w]) for w in part)
+        wall = time.perf_counter() - t
+        n = sum(len(w) for w in part)
+        rates[jobs] = n / wall
+        per_class = sorted(1e3 * sec / len(w) for sec, w in zip(per_window, part))
+        print(f"{jobs} worker(s): {n} classes in {wall:.1f} s = {rates[jobs]:.2f} classes/s "
+              f"({rates[jobs] / jobs:.2f} per core); ms per class by window {', '.join(f'{x:.0f}' for x in per_class)}",
+              flush=True)
+    full = N_CLASSES / rates[args.jobs]
+    print(f"projected full build with {args.jobs} workers: {full / 3600:.1f} h ({full / 86400:.2f} days)")
+    shard_rows = 48
+    n_shards = -(-N_CLASSES // shard_rows)
+    picked = rng.sample(range(n_shards), 2)
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp) / "table"
-        rates = {}
-        for jobs, shards in ((1, picked[: args.shards]), (args.jobs, picked[args.shards:])):
-            report = tables.build(rules.DEFAULT, directory, jobs=jobs, shard_rows=args.shard_rows, shards=shards)
-            rates[jobs] = report.classes / report.seconds
-            print(f"{jobs} worker(s): {report.classes} classes in {report.seconds:.1f} s = "
-                  f"{rates[jobs]:.2f} classes/s ({rates[jobs] / jobs:.2f} per core)", flush=True)
-        full = N_CLASSES / rates[args.jobs]
-        print(f"projected full build with {args.jobs} workers: {full / 3600:.1f} h ({full / 86400:.1f} days)")
+        tables.build(rules.DEFAULT, directory, jobs=args.jobs, shard_rows=shard_rows, shards=picked)
         # queries: random classes of the built shards, in random suits
         table = tables.Table(directory)
-        rows = [r for s in picked for r in range(s * args.shard_rows, min(N_CLASSES, (s + 1) * args.shard_rows))]
+        rows = [r for s in picked for r in range(s * shard_rows, min(N_CLASSES, (s + 1) * shard_rows))]
         deals = []
         for r in rng.sample(rows, min(50, len(rows))):
             perm = rng.randrange(24)

@@ -10,16 +10,21 @@ Buying a game is evaluated per non-qualifying rank set of the dealer, split into
 classes that matter (no flush draw; a flush draw in a given suit), from the stub's rank counts.
 A draw after a buy is worth best_pay, 0 or -3 by how it compares with the player, so players of
 one *band* (between two consecutive draw strengths of the deal) share a buy plan: its rank-level
-part is made once per deck and band (BuyPlan) and finished per suit pattern of the new cards.
-Rank sets are visited by a bound on their gain (BuyOrder, per band), stopping where no buy pays.
+part (RankPlan) is made once per deck's rank counts and band, finished for the deal's suits
+(BuyPlan) and then per suit pattern of the new cards.
+
+What depends on ranks alone (the dealer's blind counts and the rank-level buy plans of every
+multiset of new cards) is kept in a per-process store (Shared) while consecutive deals have the
+same ranks, so the ~70 suit classes of a rank-level deal solved in a row compute it once
+(DESIGN-NOTES §3).
 
 Exchange outcomes are enumerated by the rank multiset of the new cards (the dealer's rank counts
 are shared by all its suit assignments) and, inside it, by the new cards of the up-card's suit.
 """
 import numpy as np
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t, uint64_t, int32_t
-from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy
+from libc.stdlib cimport malloc, calloc, free, abort
+from libc.string cimport memcpy, memmove, memcmp
 from solver._eval cimport EvalTables, tables, eval5, eval6, payout_detail, N_STRENGTH
 from solver._settle cimport Settings, settle, falling
 
@@ -31,7 +36,7 @@ DEF N_MULTI = 1820      # multisets of four ranks
 DEF N_DISTINCT = 715    # sets of four distinct ranks
 DEF MAX_FLUSH = 495     # four-card subsets of the 12 unseen cards of one suit
 DEF MAX_SLOTS = 2048
-DEF N_ORDERS = 64       # buy orders kept per number of exchanged cards
+DEF MS_PLANS = 20       # buy plans of one multiset: (band, payout) of 10 discards, flush or not
 
 cdef int BINOM[6][6]
 cdef uint8_t MS_RANK[N_MULTI][4]      # the four ranks, ascending
@@ -127,6 +132,7 @@ cdef struct Deal:
     int n_ms
     int ms_order[N_MULTI]             # hidden multisets of this up rank, by rank strength
     int ms_strength[N_MULTI]          # their strengths, ascending
+    int ms_below[N_STRENGTH + 1]      # how many of them are weaker than each strength
     uint8_t ms_code[N_MULTI][4]       # their (rank, multiplicity) pairs as 5 r + m, padded with 65
     int n_flush_all                   # four ranks other than the up rank: the flushes possible
     uint16_t all_mask_by_fl[MAX_FLUSH]
@@ -146,6 +152,7 @@ cdef struct Deal:
     int ds_q0[N_DISTINCT]             # the deck's cards of those ranks, the hidden ones out
     int n_buyable
     int buyable[N_DISTINCT]           # the rank sets that do not qualify
+    bint any_thrown                   # one of them throws the up-card when buying
     int band[N_STRENGTH]              # players of one band compare alike with every draw after a buy
     Draws ds_flush[N_DISTINCT]        # the draws of a rank not kept in the kept cards' suit
     int ds_top[N_DISTINCT]            # the rank the dealer throws when buying
@@ -155,20 +162,25 @@ cdef struct Deal:
 cdef struct Filter:
     int sigmask                       # new cards of the up suit (rank bit set); -1 = unused
     int n
+    # the lists' ends and the widest gap of by_nf (n_low below it), read first: most
+    # strengths fall outside a list or in that gap, and need no search
+    int fl_lo, fl_hi, nf_lo, nf_hi, gap_lo, gap_hi, n_low
+    int at_qualifier                  # _flush_part at the qualifier
     int by_fl[MAX_FLUSH]
     int by_nf[MAX_FLUSH]
 
 
 cdef inline int _below(const int* v, int n, int s) noexcept nogil:
-    # how many of the ascending v[0..n) are < s
-    cdef int lo = 0, hi = n, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if v[mid] < s:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    # how many of the ascending v[0..n) are < s (a binary search without branches in its loop)
+    cdef const int* base = v
+    cdef int half
+    if n == 0:
+        return 0
+    while n > 1:
+        half = n >> 1
+        base = base + half if base[half] < s else base
+        n -= half
+    return <int> (base - v) + (base[0] < s)
 
 
 cdef void _sort_pairs(int* key, uint16_t* val, int n) noexcept nogil:
@@ -308,6 +320,11 @@ cdef void _deal_ranks_of(Deal* D, int qualifier) noexcept nogil:
         for k in range(4):
             D.ms_code[j][k] = 5 * MS_R[idx[i]][k] + MS_M[idx[i]][k] if k < MS_N[idx[i]] else 65
     free(count)
+    j = 0
+    for s in range(N_STRENGTH + 1):
+        while j < n and D.ms_strength[j] < s:
+            j += 1
+        D.ms_below[s] = j
     # sets of four distinct hidden ranks other than the up rank (the only non-qualifying shapes)
     n = 0
     for i in range(N_DISTINCT):
@@ -341,12 +358,14 @@ cdef void _deal_ranks_of(Deal* D, int qualifier) noexcept nogil:
             n += 1
     D.n_ds = n
     D.n_buyable = 0
+    D.any_thrown = False
     for s in range(N_STRENGTH):
         D.band[s] = 0
     for i in range(n):
         if D.ds_strength[i] < qualifier:
             D.buyable[D.n_buyable] = i
             D.n_buyable += 1
+            D.any_thrown = D.any_thrown or D.ds_top[i] == D.rho
             for j in range(D.ds_plain[i].n):
                 D.band[D.ds_plain[i].strength[j]] = 1
             for j in range(D.ds_flush[i].n):
@@ -416,11 +435,43 @@ cdef void _filter(const Deal* D, int sigmask, Filter* f) noexcept nogil:
             f.by_nf[n] = D.fl_by_nf[i]
             n += 1
     f.n = n
+    f.fl_lo = f.by_fl[0] if n else N_STRENGTH + 1
+    f.fl_hi = f.by_fl[n - 1] if n else N_STRENGTH + 1
+    f.nf_lo = f.by_nf[0] if n else N_STRENGTH + 1
+    f.nf_hi = f.by_nf[n - 1] if n else N_STRENGTH + 1
+    f.gap_lo = f.gap_hi = N_STRENGTH + 1
+    f.n_low = 0
+    for i in range(1, n):
+        if f.by_nf[i] - f.by_nf[i - 1] > f.gap_hi - f.gap_lo or f.gap_lo > N_STRENGTH:
+            f.gap_lo = f.by_nf[i - 1]
+            f.gap_hi = f.by_nf[i]
+            f.n_low = i
+    f.at_qualifier = _flush_part(f, D.qualifier)
+
+
+cdef inline int _flush_part(const Filter* f, int s) noexcept nogil:
+    # the dealer flushes below s less the same hands' rank strengths below s
+    cdef int fl, nf
+    if s <= f.fl_lo:
+        fl = 0
+    elif s > f.fl_hi:
+        fl = f.n
+    else:
+        fl = _below(f.by_fl, f.n, s)
+    if s <= f.nf_lo:
+        nf = 0
+    elif s > f.nf_hi:
+        nf = f.n
+    elif f.gap_lo < s <= f.gap_hi:
+        nf = f.n_low
+    else:
+        nf = _below(f.by_nf, f.n, s)
+    return fl - nf
 
 
 cdef inline int64_t _L(const Deal* D, const int64_t* pref, const Filter* f, int s) noexcept nogil:
-    # dealer hands of strength < s
-    return (pref[_below(D.ms_strength, D.n_ms, s)] + _below(f.by_fl, f.n, s) - _below(f.by_nf, f.n, s))
+    # dealer hands of strength < s: by ranks, then the flushes moved from their rank strengths
+    return pref[D.ms_below[s]] + _flush_part(f, s)
 
 
 cdef int64_t _buy_class(int64_t S, int64_t c, int64_t m, int redraws) noexcept nogil:
@@ -463,13 +514,6 @@ cdef inline int _qualifying_draws(const Deal* D, int i, const Gone* gone) noexce
     return q
 
 
-cdef struct BuyOrder:
-    # The non-qualifying rank sets of the dealer for one deck, best qualifying chance first.
-    int n
-    int idx[N_DISTINCT]
-    int64_t qmax[N_DISTINCT]      # numerator of the best chance to qualify, flush draws included
-
-
 cdef inline int _draws_won(const Draws* d, const int* a, uint16_t h, int player, int* e) noexcept nogil:
     # the stub's cards (deck a less the hidden ranks h) whose draw the player beats; e: how
     # many of the draws those are
@@ -482,227 +526,202 @@ cdef inline int _draws_won(const Draws* d, const int* a, uint16_t h, int player,
     return w
 
 
-cdef void _buy_order(const Deal* D, const Settings* st, const int* a, const uint16_t* ys, int ysize,
-                     int player, BuyOrder* o) noexcept nogil:
-    # The same for every deck within (a, ys) and every player of the band of ``player``.
-    # The bound is g[c] (w + outs): the draws and the flush draw's outs the player beats, c <= 4
-    # redraw cards, w + outs <= 47 cards: a bucket sort.
-    cdef int i, j, r, w, top, tau, best_outs, n = 0, m = ysize - 4, key, best, u, e
-    cdef uint16_t h, lower, fwin
-    cdef int64_t g[5]
-    cdef int cls_key[N_DISTINCT]
-    cdef int cls_i[N_DISTINCT]
-    cdef int start[5 * 48 + 1]
-    cdef int64_t value[5 * 48]
-    cdef int rank_of_key[5 * 48]
-    cdef int by_value[5 * 48]
-    _redraw_factors(m, st.redraws, g)
-    for u in range(D.n_buyable):
-        i = D.buyable[u]
-        if not (a[D.ds_rank[i][0]] and a[D.ds_rank[i][1]] and a[D.ds_rank[i][2]] and a[D.ds_rank[i][3]]):
-            continue  # a rank the deck no longer has: no dealer hand of this shape
-        h = D.ds_mask[i]
-        w = _draws_won(&D.ds_plain[i], a, h, player, &e)
-        fwin = D.ds_flush[i].cum[_draws_below(&D.ds_flush[i], player)]
-        top = D.ds_top[i]
-        best_outs = 0
-        if top != D.rho:
-            lower = h & ~(1 << top)
-            if (ys[D.sigma] & lower) == lower:
-                best_outs = _popcount(ys[D.sigma] & fwin)
-        else:
-            for tau in range(4):
-                if tau != D.sigma and (ys[tau] & h) == h:
-                    best_outs = max(best_outs, _popcount(ys[tau] & fwin))
-        if w + best_outs == 0:
-            continue  # the buy never pays
-        cls_key[n] = (a[top] - ((h >> top) & 1)) * 48 + w + best_outs
-        cls_i[n] = i
-        n += 1
-    # order the possible keys by their bound, largest first: within one c the bound falls with
-    # q + outs, so a merge of the five runs
-    cdef int head[5]
-    for key in range(5 * 48):
-        value[key] = g[key // 48] * (key % 48)
-    for r in range(5):
-        head[r] = 47
-    for j in range(5 * 48):
-        best = -1
-        for r in range(5):
-            if head[r] >= 0 and (best < 0 or value[r * 48 + head[r]] > value[best * 48 + head[best]]):
-                best = r
-        by_value[j] = best * 48 + head[best]
-        head[best] -= 1
-    for j in range(5 * 48):
-        rank_of_key[by_value[j]] = j
-    for j in range(5 * 48 + 1):
-        start[j] = 0
-    for i in range(n):
-        start[rank_of_key[cls_key[i]] + 1] += 1
-    for j in range(5 * 48):
-        start[j + 1] += start[j]
-    for i in range(n):
-        j = start[rank_of_key[cls_key[i]]]
-        start[rank_of_key[cls_key[i]]] += 1
-        o.idx[j] = cls_i[i]
-        o.qmax[j] = value[cls_key[i]]
-    o.n = n
+cdef struct PlanKey:
+    # One rank set of the dealer that may gain from buying, for one deck's rank counts and one
+    # band of players: what finishing a plan for a deal's suits reads (8 bytes: plans are many
+    # and read once per deal, so they are read from memory, not cache)
+    uint16_t h                        # the rank set's ranks and the rank it throws
+    uint16_t fwin                     # draws in the kept cards' suit (flushes) the player beats
+    uint8_t top
+    uint8_t c                         # redraw cards in the stub
+    uint8_t w                         # plain draws the player beats (bounds the flush draw)
+    uint8_t pad
+
+
+cdef struct PlanEntry:
+    # The rest of it. A draw is worth best_pay if the player beats it, 0 on a tie or if the
+    # dealer still does not qualify, -3 if it beats the player: the ranks of each kind are bit sets.
+    int64_t S                         # sum of the plain draw values over the stub
+    int64_t v                         # excess of one dealer hand without a flush draw
+    uint16_t win                      # plain draws the player beats
+    uint16_t lose                     # plain draws that beat the player
+    uint16_t flose                    # draws in the kept cards' suit that beat the player
+
+
+cdef struct RankPlan:
+    # The buy's part of one deck's rank counts and one band of players, whatever the suits: the
+    # same for every suit class of a rank-level deal (see Shared). Entries [0, n_thrown) are
+    # the rank sets where the dealer throws the up-card.
+    int n
+    int n_thrown
+    int64_t base                      # sum of count * v
+    int64_t best_pay
+    int64_t threshold
+    int64_t g[5]
+    PlanKey* key
+    PlanEntry* e
 
 
 cdef struct BuyPlan:
-    # The buy's part of one deck (rank counts a) and one player, for every rank set of the dealer
-    # that can gain from buying: what does not depend on which cards of the up suit (ys_sigma
-    # at most) or of the other suits are still unseen. _plan_excess and _other_suit_delta finish
-    # it for a given deck, so groups of outcomes that differ only in those cards share it.
-    # A draw is worth best_pay if the player beats it, 0 on a tie or if the dealer still does
-    # not qualify, -3 if it beats the player: the ranks of each kind are bit sets.
-    int n
-    int idx[N_DISTINCT]               # the rank set of each candidate
-    int64_t S[N_DISTINCT]             # sum of the plain draw values over the stub
-    int64_t v[N_DISTINCT]             # excess of one dealer hand without a flush draw
-    int c[N_DISTINCT]                 # redraw cards in the stub
+    # A RankPlan finished for the suits of one deal's deck (ys, a superset of the unseen cards
+    # by suit): which entries have a flush draw that can pay, and the entries whose kept hidden
+    # cards can be of the up suit. _plan_excess and _other_suit_delta finish it for a given deck,
+    # so groups of outcomes that differ only in the cards of one suit share it.
+    RankPlan r
     bint has_gain[N_DISTINCT]         # a flush draw can beat taking the ante
-    uint16_t win[N_DISTINCT]          # plain draws the player beats
-    uint16_t lose[N_DISTINCT]         # plain draws that beat the player
-    uint16_t fwin[N_DISTINCT]         # the same for draws in the kept cards' suit (flushes)
-    uint16_t flose[N_DISTINCT]
-    int64_t G[N_DISTINCT]             # what the up suit's outs (ys_sigma) add to S in a flush draw
     int n_up
-    int up_pos[N_DISTINCT]            # candidates whose kept hidden cards can be of the up suit
-    int n_thrown
-    int thrown_pos[N_DISTINCT]        # candidates where the dealer throws the up-card
-    int64_t base                      # sum of count * v
-    uint16_t ys_sigma
-    int64_t best_pay
-    int64_t g[5]
-    int64_t threshold
+    int up_pos[N_DISTINCT]
+    int n_drawing
+    int drawing[N_DISTINCT]           # entries where the up-card is thrown and has_gain
 
 
-cdef inline int64_t _gain(const BuyPlan* b, int k, unsigned int outs) noexcept nogil:
+cdef inline int64_t _gain(const RankPlan* r, int k, unsigned int outs) noexcept nogil:
     # what drawing the ranks ``outs`` in the kept cards' suit adds to S: a flush (or a straight
     # flush) instead of the plain draw (the thrown rank's plain draw is a redraw, worth 0)
-    return (b.best_pay * (POP[outs & b.fwin[k]] - POP[outs & b.win[k]])
-            + 3 * (POP[outs & b.lose[k]] - POP[outs & b.flose[k]]))
+    cdef const PlanEntry* e = &r.e[k]
+    return (r.best_pay * (POP[outs & r.key[k].fwin] - POP[outs & e.win])
+            + 3 * (POP[outs & e.lose] - POP[outs & e.flose]))
 
 
-cdef void _buy_plan(const Deal* D, const Settings* st, const int* a, const uint16_t* ys, int ysize,
-                    int player, int p, const BuyOrder* order, BuyPlan* b) noexcept nogil:
-    """Fill ``b`` for the deck (a, ys); ``ys`` may be a superset of the unseen cards by suit.
+cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int p,
+                     RankPlan* R) noexcept nogil:
+    """Fill ``R`` (its keys and entries: room for D.n_buyable) for the deck's rank counts ``a``.
 
-    E[buy] is at most best_pay times the chance to qualify after the buy. ``order`` (from
-    _buy_order, for this deck or a superset of it, and this player's band) lists the rank sets
-    by that chance, so the loop stops at the first set where even winning every time could not
-    beat taking the ante; without it (a plan used once) every rank set is looked at.
+    E[buy] is at most best_pay times the chance to qualify after the buy: a rank set is kept
+    when its plain draws can pay, or when a flush draw with every out of its suit still unseen
+    could.
     """
-    cdef int i, j, k, e, r, top, tau, sigma = D.sigma, rho = D.rho
+    cdef int i, j, k, e, r, top, rho = D.rho, n_thrown = 0, n_other = 0, fe
     cdef int m = ysize - 4
     cdef int64_t threshold = (st.buy_fee + 1) * falling(m, st.redraws + 1)
     cdef int64_t best_pay = 2 * p + st.win_extra
     cdef int64_t count, S, c, v, q, gc, w, tie
-    cdef uint16_t h, lower
+    cdef uint16_t h
     cdef const Draws* d
     cdef const Draws* fd
-    cdef int fe
     cdef uint16_t fwin
-    cdef bint plain_ok, fd_ok
+    cdef bint plain_ok
+    cdef PlanEntry* out
+    cdef PlanKey* ok
     cdef Gone gone
     _gone(D, a, &gone)
-    _redraw_factors(m, st.redraws, b.g)
-    b.threshold = threshold
-    b.best_pay = best_pay
-    b.ys_sigma = ys[sigma]
-    b.n = 0
-    b.n_up = 0
-    b.n_thrown = 0
-    b.base = 0
-    for j in range(order.n if order != NULL else D.n_buyable):
-        if order == NULL:
-            i = D.buyable[j]
-        elif best_pay * order.qmax[j] <= threshold:
-            break
-        else:
-            i = order.idx[j]
+    _redraw_factors(m, st.redraws, R.g)
+    R.threshold = threshold
+    R.best_pay = best_pay
+    R.base = 0
+    for j in range(D.n_buyable):
+        i = D.buyable[j]
         h = D.ds_mask[i]
         top = D.ds_top[i]
-        lower = h & ~(1 << top)
-        q = _qualifying_draws(D, i, &gone)
         c = a[top] - ((h >> top) & 1)
-        gc = b.g[c]
+        gc = R.g[c]
         # only the w stub cards whose draw qualifies below the player pay, best_pay each
         d = &D.ds_plain[i]
         w = _draws_won(d, a, h, player, &e)
         plain_ok = best_pay * w * gc > threshold
-        # flush draws: the up-card kept with three hidden cards of its suit, or thrown with four
-        # hidden cards of another suit; the outs that make a flush below the player bound them
+        # flush draws: the outs that make a flush below the player bound them
         fd = &D.ds_flush[i]
         fe = _draws_below(fd, player)
         fwin = fd.cum[fe]
-        fd_ok = False
-        if top != rho:
-            if (ys[sigma] & lower) == lower:
-                fd_ok = best_pay * (w + _popcount(ys[sigma] & fwin)) * gc > threshold
-        else:
-            for tau in range(4):
-                if tau != sigma and (ys[tau] & h) == h:
-                    if best_pay * (w + _popcount(ys[tau] & fwin)) * gc > threshold:
-                        fd_ok = True
-        if not plain_ok and not fd_ok:
+        if not plain_ok and best_pay * (w + POP[fwin]) * gc <= threshold:
             continue
         count = (<int64_t> a[D.ds_rank[i][0]]) * a[D.ds_rank[i][1]] * a[D.ds_rank[i][2]] * a[D.ds_rank[i][3]]
         if count == 0:
             continue
-        k = b.n
-        b.n += 1
-        b.win[k] = d.cum[e]
+        # the sets where the up-card is thrown from the front, the others from the back
+        if top == rho:
+            out = &R.e[n_thrown]
+            ok = &R.key[n_thrown]
+            n_thrown += 1
+        else:
+            n_other += 1
+            out = &R.e[D.n_buyable - n_other]
+            ok = &R.key[D.n_buyable - n_other]
+        out.win = d.cum[e]
         tie = 0
         while e < d.n and d.strength[e] == player:
             r = d.rank[e]
             tie += a[r] - ((h >> r) & 1)
             e += 1
-        b.lose[k] = D.ds_qual[i] & ~d.cum[e]
+        out.lose = D.ds_qual[i] & ~d.cum[e]
+        q = _qualifying_draws(D, i, &gone)
         S = best_pay * w - 3 * (q - w - tie)
         v = S * gc - threshold
         v = v if v > 0 else 0
-        b.idx[k] = i
-        b.S[k] = S
-        b.v[k] = v
-        b.c[k] = c
-        b.base += count * v
+        ok.h = h
+        ok.top = top
+        ok.w = w
+        ok.c = c
+        out.S = S
+        out.v = v
+        R.base += count * v
+        ok.fwin = fwin
+        while fe < fd.n and fd.strength[fe] == player:
+            fe += 1
+        out.flose = fd.cum[fd.n] & ~fd.cum[fe]
+    memmove(&R.e[n_thrown], &R.e[D.n_buyable - n_other], n_other * sizeof(PlanEntry))
+    memmove(&R.key[n_thrown], &R.key[D.n_buyable - n_other], n_other * sizeof(PlanKey))
+    R.n = n_thrown + n_other
+    R.n_thrown = n_thrown
+
+
+cdef void _plan_finish(const Deal* D, const RankPlan* R, const uint16_t* ys, BuyPlan* b) noexcept nogil:
+    # the suit part of a plan for the deck ys (the flush draws that can pay with its outs)
+    cdef int k, tau, sigma = D.sigma
+    cdef uint16_t h, lower, ys_sigma = ys[sigma]
+    cdef const PlanKey* e
+    cdef int64_t pay
+    cdef bint fd_ok
+    b.r = R[0]
+    b.n_up = 0
+    b.n_drawing = 0
+    for k in range(R.n):
+        e = &R.key[k]
+        h = e.h
+        pay = R.best_pay * R.g[e.c]  # a flush draw pays when pay * (w + outs) > threshold
+        fd_ok = False
+        if k >= R.n_thrown:
+            # the up-card kept with three hidden cards of its suit
+            lower = h & ~(1 << e.top)
+            if (ys_sigma & lower) == lower:
+                fd_ok = pay * (e.w + POP[ys_sigma & e.fwin]) > R.threshold
+                b.up_pos[b.n_up] = k
+                b.n_up += 1
+        else:
+            # the up-card thrown, four hidden cards of another suit
+            for tau in range(4):
+                if tau != sigma and (ys[tau] & h) == h and pay * (e.w + POP[ys[tau] & e.fwin]) > R.threshold:
+                    fd_ok = True
+            if fd_ok:
+                b.drawing[b.n_drawing] = k
+                b.n_drawing += 1
+            if (ys_sigma & h) == h:
+                b.up_pos[b.n_up] = k
+                b.n_up += 1
         b.has_gain[k] = fd_ok
-        if fd_ok:
-            b.fwin[k] = fwin
-            while fe < fd.n and fd.strength[fe] == player:
-                fe += 1
-            b.flose[k] = fd.cum[fd.n] & ~fd.cum[fe]
-        if (ys[sigma] & lower) == lower:
-            b.up_pos[b.n_up] = k
-            b.n_up += 1
-            if fd_ok and top != rho:
-                b.G[k] = _gain(b, k, ys[sigma] & ~lower)
-        if top == rho:
-            b.thrown_pos[b.n_thrown] = k
-            b.n_thrown += 1
 
 
 cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_t ys_sigma) noexcept nogil:
     """Sum over the non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1),
     when the up suit's unseen cards are ``ys_sigma`` (within the plan's): a dealer that throws the
     up-card is counted here as having no flush draw (see _other_suit_delta)."""
-    cdef int u, k, i, top
-    cdef uint16_t h, lower, removed = b.ys_sigma & ~ys_sigma
-    cdef int64_t total = b.base, v, fd, c, w
+    cdef int u, k, top
+    cdef uint16_t h, lower
+    cdef const RankPlan* R = &b.r
+    cdef const PlanKey* e
+    cdef int64_t total = R.base, v, fd, c, w
     for u in range(b.n_up):
         k = b.up_pos[u]
-        i = b.idx[k]
-        h = D.ds_mask[i]
-        top = D.ds_top[i]
+        e = &R.key[k]
+        h = e.h
+        top = e.top
         lower = h & ~(1 << top)
         if (ys_sigma & lower) != lower:
             continue
-        v = b.v[k]
+        v = R.e[k].v
         if (ys_sigma & h) == h:
             total -= v  # the four hidden cards of the up suit: a flush, not a buy
-        if top == D.rho:
+        if k < R.n_thrown:
             continue
         fd = a[top] - ((ys_sigma >> top) & 1)
         if fd <= 0:
@@ -710,10 +729,10 @@ cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_
         # fd hands hold the three lower cards in the up suit and the top card in another
         total -= fd * v
         if b.has_gain[k]:
-            # the outs gone from the plan's are none of the lower ranks; the thrown rank in
+            # the outs: the up suit's unseen cards but the lower ranks; the thrown rank in
             # the up suit is an out, not a redraw
-            c = b.c[k] - ((ys_sigma >> top) & 1)
-            w = (b.S[k] + b.G[k] - _gain(b, k, removed)) * b.g[c] - b.threshold
+            c = e.c - ((ys_sigma >> top) & 1)
+            w = (R.e[k].S + _gain(R, k, ys_sigma & ~lower)) * R.g[c] - R.threshold
             if w > 0:
                 total += fd * w
     return total
@@ -728,30 +747,41 @@ cdef int64_t _other_suit_delta(const Deal* D, const BuyPlan* b, uint16_t ys_tau)
     """
     cdef int u, k, top
     cdef uint16_t h, outs
+    cdef const RankPlan* R = &b.r
+    cdef const PlanKey* e
     cdef int64_t total = 0, w
-    for u in range(b.n_thrown):
-        k = b.thrown_pos[u]
-        h = D.ds_mask[b.idx[k]]
-        if (ys_tau & h) != h or not b.has_gain[k]:
-            continue  # without has_gain both excesses are 0
+    for u in range(b.n_drawing):  # without has_gain both excesses are 0
+        k = b.drawing[u]
+        e = &R.key[k]
+        h = e.h
+        if (ys_tau & h) != h:
+            continue
         outs = ys_tau & ~h
-        top = D.ds_top[b.idx[k]]
-        w = (b.S[k] + _gain(b, k, outs)) * b.g[b.c[k] - ((outs >> top) & 1)] - b.threshold
-        total += (w if w > 0 else 0) - b.v[k]
+        top = e.top
+        w = (R.e[k].S + _gain(R, k, outs)) * R.g[e.c - ((outs >> top) & 1)] - R.threshold
+        total += (w if w > 0 else 0) - R.e[k].v
     return total
 
 
 cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
-                         int ysize, int player, int p, const BuyOrder* order) noexcept nogil:
+                         int ysize, int player, int p) noexcept nogil:
     # the whole excess of one deck, flush draws in every suit included
     cdef BuyPlan* b = <BuyPlan*> malloc(sizeof(BuyPlan))
+    cdef PlanEntry* entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
+    cdef PlanKey* keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
+    cdef RankPlan R
     cdef int64_t total
     cdef int tau
-    _buy_plan(D, st, a, ys, ysize, player, p, order, b)
+    R.e = entries
+    R.key = keys
+    _rank_plan(D, st, a, ysize, player, p, &R)
+    _plan_finish(D, &R, ys, b)
     total = _plan_excess(D, b, a, ys[D.sigma])
     for tau in range(4):
         if tau != D.sigma:
             total += _other_suit_delta(D, b, ys[tau])
+    free(entries)
+    free(keys)
     free(b)
     return total
 
@@ -767,23 +797,29 @@ cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
 
 cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
                     const int* a, const uint16_t* ys, int ysize, int player, int p,
-                    int64_t nq, int64_t n, int64_t den, int64_t* counts, const BuyOrder* order=NULL,
-                    bint excess_given=False, int64_t given=0) noexcept nogil:
+                    int64_t nq, int64_t n, int64_t den, int64_t* counts,
+                    bint excess_given=False, int64_t given=0, const int64_t* blind=NULL) noexcept nogil:
     """Numerator over n * den of betting a final hand, with the best insurance.
 
     With ``excess_given``, the buy's part is ``given`` (the caller's), else it is computed.
+    ``blind``: the dealer hands below the player and below the next strength by ranks alone
+    (pref's), when the caller has them.
     """
     cdef int64_t win = 0, tie = 0, lose, below, upto, excess = 0, e, value
     if player >= st.qualifier:
-        below = _L(D, pref, f, player)
-        upto = _L(D, pref, f, player + 1)
+        if blind != NULL:
+            below = blind[0] + _flush_part(f, player)
+            upto = blind[1] + _flush_part(f, player + 1)
+        else:
+            below = _L(D, pref, f, player)
+            upto = _L(D, pref, f, player + 1)
         win = below - nq
         tie = upto - below
         lose = n - upto
     else:
         lose = n - nq
     if _buys(st, player, p):
-        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p, order)
+        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p)
     value = den * ((2 * p + st.win_extra) * win - 3 * lose + nq) + excess
     if player >= st.insurance_from and st.insurance_max * p >= st.insurance_min:
         e = nq - win - (tie if st.tie_loses else 0)
@@ -804,6 +840,171 @@ cdef object _py(int128 x):
     # exact conversion of a 128-bit integer
     cdef int128 lo = x & <int128> 0xFFFFFFFFFFFFFFFF
     return (int(<int64_t> (x >> 64)) << 64) + int(<uint64_t> lo)
+
+
+DEF N_MS_ALL = 8568               # multisets of 0 to 5 ranks (the new cards of an option)
+DEF STORE_ENTRIES = 1 << 23       # plan entries the shared store holds (256 MB at most)
+DEF STORE_PLANS = 1 << 16
+
+cdef int MS_OFF[6]                # index of the first multiset of each size
+cdef int CHOOSE[18][6]
+MS_OFF[0] = 0
+for _i in range(18):
+    for _j in range(6):
+        CHOOSE[_i][_j] = 0 if _j > _i else (1 if _j == 0 or _j == _i else CHOOSE[_i - 1][_j - 1] + CHOOSE[_i - 1][_j])
+for _j in range(1, 6):
+    MS_OFF[_j] = MS_OFF[_j - 1] + CHOOSE[12 + _j - 1][_j - 1]
+
+
+cdef inline int _ms_index(const int* mult) noexcept nogil:
+    # the multiset's place among those of its size: its sorted ranks r_0 <= r_1 <= ... are the
+    # combination r_i + i, ranked by the combinatorial number system
+    cdef int r, j, i = 0, idx = 0
+    for r in range(13):
+        for j in range(mult[r]):
+            idx += CHOOSE[r + i][i + 1]
+            i += 1
+    return MS_OFF[i] + idx
+
+
+cdef struct SharedPlan:
+    int band, p, next
+    RankPlan r
+
+
+cdef struct MsInfo:
+    # a multiset of new ranks: the dealer hands below the qualifier by ranks, and for each
+    # discard the player's strength when the new cards make no flush and the blind counts
+    # below it and below the next strength
+    uint32_t gen
+    int64_t nq_blind
+    int32_t player[32]
+    int64_t blind[32][2]
+
+
+cdef struct Shared:
+    # What the suit classes of one rank-level deal share (DESIGN-NOTES §3): the blind prefix of
+    # every multiset of new ranks and the rank-level buy plans. They depend on the deck's rank
+    # counts, the up rank, the settings and the payouts only: while those stay the same, deals
+    # solved one after the other (a table build in rank order) reuse them.
+    uint32_t gen                      # of the key below; 0: nothing yet
+    uint32_t epoch                    # of the plans (new on each generation and when full)
+    int rho
+    int a0[13]
+    int hand[5]                       # the hand's ranks, in the order of the discard masks
+    Settings st
+    int32_t* p5
+    int64_t* pref                     # N_MS_ALL rows of N_MULTI + 1
+    MsInfo* info                      # N_MS_ALL
+    uint32_t* pref_gen                # the generation of each row
+    int32_t* plan_head                # by multiset: its first plan (a list by band and payout)
+    uint32_t* plan_epoch
+    SharedPlan* plans
+    int n_plans
+    PlanEntry* entries
+    PlanKey* keys
+    int64_t used
+
+
+cdef Shared SH
+
+
+def _shared_alloc():
+    # the store, once per process (pages are touched only as they are used)
+    if SH.pref != NULL:
+        return
+    SH.p5 = <int32_t*> calloc(N_STRENGTH, sizeof(int32_t))
+    SH.pref = <int64_t*> malloc(N_MS_ALL * (N_MULTI + 1) * sizeof(int64_t))
+    SH.info = <MsInfo*> calloc(N_MS_ALL, sizeof(MsInfo))
+    SH.pref_gen = <uint32_t*> calloc(N_MS_ALL, sizeof(uint32_t))
+    SH.plan_head = <int32_t*> calloc(N_MS_ALL, sizeof(int32_t))
+    SH.plan_epoch = <uint32_t*> calloc(N_MS_ALL, sizeof(uint32_t))
+    SH.plans = <SharedPlan*> malloc(STORE_PLANS * sizeof(SharedPlan))
+    SH.entries = <PlanEntry*> malloc(STORE_ENTRIES * sizeof(PlanEntry))
+    SH.keys = <PlanKey*> malloc(STORE_ENTRIES * sizeof(PlanKey))
+    if (SH.p5 == NULL or SH.pref == NULL or SH.info == NULL or SH.pref_gen == NULL or SH.plan_head == NULL
+            or SH.plan_epoch == NULL or SH.plans == NULL or SH.entries == NULL or SH.keys == NULL):
+        raise MemoryError("no memory for the solver's shared store")
+
+
+def clear_shared() -> None:
+    """Forget what the last rank-level deal left in the shared store (the tests compare)."""
+    SH.gen += 1
+    SH.epoch += 1
+    SH.rho = -1
+
+
+def shared_state() -> dict:
+    """The shared store: its generation (one per rank-level deal met) and the plans it holds."""
+    return {"generation": SH.gen, "plans": SH.n_plans, "entries": SH.used}
+
+
+cdef void _shared_begin(const Deal* D, const Settings* st, const int32_t* p5, const uint8_t* hand) noexcept nogil:
+    # keep the store if the deal's rank-level key is the last one's, else start a generation
+    cdef int hand_ranks[5]
+    cdef int i
+    for i in range(5):
+        hand_ranks[i] = hand[i] >> 2
+    if (SH.rho == D.rho and memcmp(SH.a0, D.a0, sizeof(SH.a0)) == 0
+            and memcmp(SH.hand, hand_ranks, sizeof(SH.hand)) == 0
+            and memcmp(&SH.st, st, sizeof(Settings)) == 0
+            and memcmp(SH.p5, p5, N_STRENGTH * sizeof(int32_t)) == 0 and SH.gen != 0):
+        return
+    SH.gen += 1
+    SH.epoch += 1
+    SH.rho = D.rho
+    memcpy(SH.a0, D.a0, sizeof(SH.a0))
+    memcpy(SH.hand, hand_ranks, sizeof(SH.hand))
+    memcpy(&SH.st, st, sizeof(Settings))
+    memcpy(SH.p5, p5, N_STRENGTH * sizeof(int32_t))
+    SH.n_plans = 0
+    SH.used = 0
+
+
+cdef inline int64_t* _shared_pref(const Deal* D, const int* a, int ms) noexcept nogil:
+    # the blind prefix of the deck a (the deal's deck less the multiset ms)
+    cdef int64_t* pref = SH.pref + ms * (N_MULTI + 1)
+    if SH.pref_gen[ms] != SH.gen:
+        _blind_prefix(D, a, pref)
+        SH.pref_gen[ms] = SH.gen
+    return pref
+
+
+cdef void _shared_room(int plans) noexcept nogil:
+    # room for ``plans`` more plans; when full, the plans start again (none is in use between
+    # two multisets, so nothing handed out is overwritten)
+    if SH.n_plans + plans > STORE_PLANS or SH.used + plans * N_DISTINCT > STORE_ENTRIES:
+        SH.epoch += 1
+        SH.n_plans = 0
+        SH.used = 0
+
+
+cdef void _shared_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int p,
+                       int ms, RankPlan* out) noexcept nogil:
+    # the rank-level buy plan of the deck a (the deal's less the multiset ms) and the player's band
+    cdef int u, band = D.band[player]
+    cdef SharedPlan* s
+    if SH.plan_epoch[ms] == SH.epoch:
+        u = SH.plan_head[ms]
+        while u >= 0:
+            if SH.plans[u].band == band and SH.plans[u].p == p:
+                out[0] = SH.plans[u].r
+                return
+            u = SH.plans[u].next
+    else:
+        SH.plan_epoch[ms] = SH.epoch
+        SH.plan_head[ms] = -1
+    s = &SH.plans[SH.n_plans]
+    s.band = band
+    s.p = p
+    s.next = SH.plan_head[ms]
+    SH.plan_head[ms] = SH.n_plans
+    SH.n_plans += 1
+    s.r.e = SH.entries + SH.used
+    s.r.key = SH.keys + SH.used
+    _rank_plan(D, st, a, ysize, player, p, &s.r)
+    SH.used += s.r.n
+    out[0] = s.r
 
 
 cdef struct Ctx:
@@ -829,18 +1030,22 @@ cdef struct Ctx:
     int player[10]             # each one's strength when the new cards make no flush
     int128* acc
     int64_t outcomes
-    BuyOrder* orders           # the buy bounds by band of player, for the exchanges of k cards
-    int order_band[N_ORDERS]
-    int n_orders
     int card_by_card           # every outcome card by card (the check of the grouped sums)
+    int ms                     # the rank multiset of the new cards (_ms_index)
     BuyPlan* plans             # of the players of one rank multiset, one per (band, payout)
     int n_plans
-    int plan_band[10]
-    int plan_p[10]
-    bint have_delta[10]
-    int64_t excess_ok[10]      # bit set of the up-suit groups (sigmask) whose excess is known
-    int64_t excess[10][32]     # _plan_excess by plan and group
-    int64_t delta[10][4][32]   # _other_suit_delta by plan, suit and ranks taken from that suit
+    int plan_band[MS_PLANS]
+    int plan_p[MS_PLANS]
+    int nr                          # the multiset's distinct ranks, and the position of each
+    int R[5]
+    int position[13]
+    # by plan, the excess of each set of new ranks taken from the up suit (_plan_excess) and
+    # the delta of each set taken from another suit (_other_suit_delta), as positions into R;
+    # the bit sets say which are known
+    int64_t excess_ok[MS_PLANS]
+    int64_t excess[MS_PLANS][32]
+    int64_t delta_ok[MS_PLANS][4]
+    int64_t delta[MS_PLANS][4][32]
     int n_unsafe               # (sigmask, discard masks) left to the card-by-card path
     int unsafe_sig[64]
     int unsafe_masks[64]
@@ -862,36 +1067,82 @@ cdef Filter* _slot(Ctx* x, int sigmask) noexcept nogil:
     return f
 
 
-cdef const BuyOrder* _need_order(Ctx* x, int player) noexcept nogil:
-    # the buy bounds of the exchanges of k cards for the player's band, from the deal's deck:
-    # it holds every outcome's deck, so the bounds hold for all of them
-    cdef int u, band = x.D.band[player]
-    for u in range(min(x.n_orders, N_ORDERS)):
-        if x.order_band[u] == band:
-            return &x.orders[u]
-    u = x.n_orders % N_ORDERS  # full: the oldest goes
-    x.n_orders += 1
-    x.order_band[u] = band
-    _buy_order(x.D, x.st, x.D.a0, x.D.ys0, x.ysize, player, &x.orders[u])
-    return &x.orders[u]
+cdef int _plan_of(Ctx* x, int player, int p) noexcept nogil:
+    # the buy plan of a player of the multiset's deck, finished for the deal's suits: the deck
+    # of every outcome of the multiset is within it, so the plan serves them all
+    cdef int u, tau
+    cdef int band = x.D.band[player]
+    cdef RankPlan rank_plan
+    for u in range(x.n_plans):
+        if x.plan_band[u] == band and x.plan_p[u] == p:
+            return u
+    u = x.n_plans
+    if u == MS_PLANS:
+        abort()  # cannot happen: two strengths (flush or not) per discard
+    x.n_plans += 1
+    x.plan_band[u] = band
+    x.plan_p[u] = p
+    x.excess_ok[u] = 0
+    for tau in range(4):
+        x.delta_ok[u][tau] = 0
+    _shared_plan(x.D, x.st, x.a, x.ysize, player, p, x.ms, &rank_plan)
+    _plan_finish(x.D, &rank_plan, x.D.ys0, &x.plans[u])
+    return u
+
+
+cdef int64_t _excess_of(Ctx* x, int u, int taken) noexcept nogil:
+    # the plan's excess when the new ranks at positions ``taken`` are of the up suit
+    if not (x.excess_ok[u] >> taken) & 1:
+        x.excess[u][taken] = _plan_excess(x.D, &x.plans[u], x.a,
+                                          x.D.ys0[x.D.sigma] & ~_rank_bits_masked(x.R, x.nr, taken))
+        x.excess_ok[u] |= 1 << taken
+    return x.excess[u][taken]
+
+
+cdef int64_t _delta_of(Ctx* x, int u, int tau, int taken) noexcept nogil:
+    # the flush draws of suit tau when the new ranks at positions ``taken`` are of that suit
+    if not (x.delta_ok[u][tau] >> taken) & 1:
+        x.delta[u][tau][taken] = _other_suit_delta(x.D, &x.plans[u],
+                                                   x.D.ys0[tau] & ~_rank_bits_masked(x.R, x.nr, taken))
+        x.delta_ok[u][tau] |= 1 << taken
+    return x.delta[u][tau][taken]
+
+
+cdef inline int64_t _deck_excess(const Deal* D, const BuyPlan* b, const int* a, const uint16_t* ys) noexcept nogil:
+    # the whole excess of a deck within the plan's, flush draws in every suit included
+    cdef int64_t total = _plan_excess(D, b, a, ys[D.sigma])
+    cdef int tau
+    for tau in range(4):
+        if tau != D.sigma:
+            total += _other_suit_delta(D, b, ys[tau])
+    return total
 
 
 cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
     # The exact value of one exchange outcome (the new cards given card by card).
-    cdef int i, sigmask = 0
+    cdef int i, u, tau, sigmask = 0
+    cdef int taken[4]                 # positions of the new ranks taken from each suit
     cdef uint16_t ys[4]
     for i in range(4):
         ys[i] = x.D.ys0[i]
+        taken[i] = 0
     for i in range(n_new):
         ys[new[i] & 3] &= ~(1 << (new[i] >> 2))
+        taken[new[i] & 3] |= 1 << x.position[new[i] >> 2]
         if (new[i] & 3) == x.D.sigma:
             sigmask |= 1 << (new[i] >> 2)
     cdef Filter* f = _slot(x, sigmask)
     cdef int p = x.p5[player]
-    # one order for all these players: that of the best band bounds every band's
+    cdef int64_t excess = 0
+    if _buys(x.st, player, p):
+        u = _plan_of(x, player, p)
+        excess = _excess_of(x, u, taken[x.D.sigma])
+        if x.D.any_thrown:
+            for tau in range(4):
+                if tau != x.D.sigma:
+                    excess += _delta_of(x, u, tau, taken[tau])
     return _value(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, p,
-                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL,
-                  _need_order(x, N_STRENGTH - 1) if _buys(x.st, player, p) else NULL)
+                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
 
 
 cdef inline int64_t _floor(Ctx* x, int64_t v) noexcept nogil:
@@ -986,14 +1237,14 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int cards[5]
     cdef int new[5]
     cdef uint32_t key_new = 0, key
-    cdef int64_t cnt, w, A, nq, low, dmin, v, total_leaves = 1
+    cdef int64_t cnt, w, A, nq, low, d, dmin, v, total_leaves = 1
     cdef int128 total
     cdef uint16_t ys[4]
-    cdef bint buy_rel, thrown = False
+    cdef bint buy_rel, thrown
     cdef int u
-    cdef BuyPlan* plan
-    cdef int64_t (*delta)[32]
+    cdef bint have_plan
     cdef Filter* f
+    cdef MsInfo* info
     for r in range(13):
         x.a[r] = D.a0[r] - x.mult[r]
         if x.mult[r]:
@@ -1007,26 +1258,38 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                 sig_ranks |= 1 << nr
             total_leaves *= BINOM[_popcount(Sr[nr])][Mr[nr]]
             key_new += RK[r] * x.mult[r]
+            x.R[nr] = r
+            x.position[r] = nr
             nr += 1
+    x.nr = nr
     x.outcomes += total_leaves
     x.n_plans = 0
-    _blind_prefix(D, x.a, x.pref)
+    x.ms = _ms_index(x.mult)
+    x.pref = _shared_pref(D, x.a, x.ms)
+    _shared_room(MS_PLANS)
+    info = &SH.info[x.ms]
+    if info.gen != SH.gen:
+        info.nq_blind = x.pref[D.ms_below[st.qualifier]]
+        for i in range(x.n_masks):
+            km = x.masks[i]
+            key = key_new
+            for j in range(5):
+                if not (km >> j) & 1:
+                    key += RK[x.hand[j] >> 2]
+            player = t.rank_table[key]
+            info.player[km] = player
+            info.blind[km][0] = x.pref[D.ms_below[player]]
+            info.blind[km][1] = x.pref[D.ms_below[player + 1]]
+        info.gen = SH.gen
     x.n_unsafe = 0
-    for j in range(D.n_ds):
-        if D.ds_top[j] == D.rho and D.ds_strength[j] < st.qualifier:
-            thrown = True
-            break
+    thrown = D.any_thrown
     for i in range(x.n_masks):
         km = x.masks[i]
-        key = key_new
-        for j in range(5):
-            if not (km >> j) & 1:
-                key += RK[x.hand[j] >> 2]
-        player = t.rank_table[key]
+        player = info.player[km]
         x.player[i] = player
         p = x.p5[player]
         buy_rel = _buys(st, player, p)
-        plan = NULL
+        have_plan = False
         # the outcomes where every card is of one suit: the player has a flush
         n_fl = 0
         for pi in range(4):
@@ -1059,46 +1322,22 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                 _merge_unsafe(x)
                 continue
             f = _slot(x, _rank_bits_masked(R, nr, sigmask))
-            nq = _L(D, x.pref, f, st.qualifier)
+            nq = info.nq_blind + f.at_qualifier
             if not buy_rel:
-                v = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL)
+                v = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL,
+                           False, 0, info.blind[km])
                 for j in range(n_fl):
                     if fl_sig[j] == _rank_bits_masked(R, nr, sigmask):
                         cnt -= 1
                 x.acc[km] += (<int128> cnt) * _floor(x, v)
                 continue
-            if plan == NULL:
+            if not have_plan:
                 # the buy's part shared by every group of this player and by the players of
-                # its band with its payout: the deck with every new card's suit still in
-                # holds each group's deck
-                for u in range(x.n_plans):
-                    if x.plan_band[u] == D.band[player] and x.plan_p[u] == p:
-                        break
-                else:
-                    u = x.n_plans
-                    x.n_plans += 1
-                    x.plan_band[u] = D.band[player]
-                    x.plan_p[u] = p
-                    x.have_delta[u] = False
-                    x.excess_ok[u] = 0
-                    _buy_plan(D, st, x.a, D.ys0, x.ysize, player, p, _need_order(x, player), &x.plans[u])
-                plan = &x.plans[u]
-                delta = x.delta[u]
-            if not (x.excess_ok[u] >> sigmask) & 1:
-                x.excess[u][sigmask] = _plan_excess(D, plan, x.a, ys[D.sigma])
-                x.excess_ok[u] |= 1 << sigmask
-            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL, NULL,
-                       True, x.excess[u][sigmask])
-            if thrown and not x.have_delta[u]:
-                # D_tau(ranks of the new cards taken from suit tau), for every other suit
-                for tau in range(4):
-                    if tau == D.sigma:
-                        continue
-                    for tmask in range(1 << nr):
-                        if _taken_ok(Sr, nr, tmask, tau):
-                            delta[tau][tmask] = _other_suit_delta(
-                                D, plan, D.ys0[tau] & ~_rank_bits_masked(R, nr, tmask))
-                x.have_delta[u] = True
+                # its band with its payout
+                u = _plan_of(x, player, p)
+                have_plan = True
+            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL,
+                       True, _excess_of(x, u, sigmask), info.blind[km])
             total = (<int128> cnt) * A
             low = A
             if thrown:
@@ -1115,9 +1354,10 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                                        Mr[j] - ((sigmask >> j) & 1) - ((tmask >> j) & 1))
                         if w == 0:
                             continue
-                        total += (<int128> w) * delta[tau][tmask]
-                        if delta[tau][tmask] < dmin:
-                            dmin = delta[tau][tmask]
+                        d = _delta_of(x, u, tau, tmask)
+                        total += (<int128> w) * d
+                        if d < dmin:
+                            dmin = d
                     low += dmin
             if not x.forced and low < -x.n * x.den:
                 # the fold floor may bind for some outcomes: take this group card by card
@@ -1262,16 +1502,18 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     excluded. ``card_by_card`` takes every exchange outcome one by one instead of by groups
     (slower; the tests compare the two).
     """
+    if p5.shape[0] != N_STRENGTH:
+        raise ValueError(f"p5 has {p5.shape[0]} payouts, not one per strength ({N_STRENGTH})")
+    _shared_alloc()
     cdef Settings st
     _settings(settings, &st)
     cdef const EvalTables* t = tables()
     cdef Deal* D = <Deal*> malloc(sizeof(Deal))
     D.ranks_valid = 0
-    cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
+    cdef int64_t* pref
     cdef Filter* slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
     cdef Filter** filter_of = <Filter**> malloc(8192 * sizeof(Filter*))
-    cdef BuyPlan* plans = <BuyPlan*> malloc(10 * sizeof(BuyPlan))
-    cdef BuyOrder* orders = <BuyOrder*> malloc(N_ORDERS * sizeof(BuyOrder))
+    cdef BuyPlan* plans = <BuyPlan*> malloc(MS_PLANS * sizeof(BuyPlan))
     cdef int128 acc[32]
     cdef int64_t counts[7]
     cdef int i, j, c, k, player, p, a1, a2, a3
@@ -1281,17 +1523,19 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     cdef Filter f
     cdef Ctx x
     cdef int128 total
-    cdef int64_t n, den, v, nq
+    cdef int64_t n, den, v, nq, excess
+    cdef RankPlan rank_plan
     result = {}
     try:
         known = np.concatenate([np.asarray(hand), np.asarray(dead)]).astype(np.uint8)
         _deal_init(D, up, _ptr(known), known.shape[0], st.qualifier)
+        _shared_begin(D, &st, &p5[0], &hand[0])
         # bet the dealt hand
         for i in range(13):
             a[i] = D.a0[i]
         for i in range(4):
             ys[i] = D.ys0[i]
-        _blind_prefix(D, a, pref)
+        pref = _shared_pref(D, a, 0)
         _filter(D, 0, &f)
         n = falling(D.n0, 4) // 24
         den = falling(D.n0 - 4, st.redraws + 1)
@@ -1313,12 +1557,19 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                 six[5] = c
                 a[c >> 2] -= 1
                 ys[c & 3] &= ~(1 << (c >> 2))
-                _blind_prefix(D, a, pref)
+                pref = _shared_pref(D, a, MS_OFF[1] + (c >> 2))
                 _filter(D, (1 << (c >> 2)) if (c & 3) == D.sigma else 0, &f)
                 player = eval6(t, six)
                 p = payout_detail(t, six, 6, &paytable[0], second_on, new_rank, &a1, &a2, &a3)
                 nq = _L(D, pref, &f, st.qualifier)
-                v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, NULL)
+                excess = 0
+                if _buys(&st, player, p):
+                    # the deck is that of a one-card exchange drawing this rank: its plans
+                    _shared_room(1)
+                    _shared_plan(D, &st, a, D.n0 - 1, player, p, MS_OFF[1] + (c >> 2), &rank_plan)
+                    _plan_finish(D, &rank_plan, ys, plans)
+                    excess = _deck_excess(D, plans, a, ys)
+                v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, NULL, True, excess)
                 total += v if v > -n * den else -n * den
                 a[c >> 2] += 1
                 ys[c & 3] |= 1 << (c >> 2)
@@ -1329,14 +1580,12 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         x.st = &st
         x.hand = &hand[0]
         x.p5 = &p5[0]
-        x.pref = pref
         x.slots = slots
         x.n_slots = 0
         x.filter_of = filter_of
         for i in range(8192):
             filter_of[i] = NULL
         x.acc = acc
-        x.orders = orders
         x.card_by_card = card_by_card
         x.plans = plans
         for k in exchange_counts:
@@ -1355,7 +1604,6 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             x.n = falling(D.n0 - k, 4) // 24
             x.den = falling(D.n0 - k - 4, st.redraws + 1)
             x.outcomes = 0
-            x.n_orders = 0
             with nogil:
                 _ranks(&x, 0, k)
             for i in range(x.n_masks):
@@ -1363,11 +1611,9 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         result["exchange"] = exchanges
     finally:
         free(D)
-        free(pref)
         free(slots)
         free(filter_of)
         free(plans)
-        free(orders)
     return result
 
 

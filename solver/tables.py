@@ -47,7 +47,7 @@ import numpy as np
 
 from . import __version__
 from .cards import Card, format_cards
-from .classes import N_CLASSES, N_DEALS, _hand_keys, canonical, enumerate_classes
+from .classes import N_CLASSES, N_DEALS, _hand_keys, canonical, enumerate_classes, rank_order
 from . import _eval
 from .deal import BetValue, Option, bet_counts, kernel_settings, payout_by_strength, solve
 from .hand import STRENGTH_CATEGORY
@@ -135,9 +135,13 @@ def _solutions(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> Iterato
     """Each class's bet and options, best first. Without exchanges and sixth cards the only
     choice is to bet or fold: the bets of the whole chunk are counted at once by the kernel."""
     if rules.exchange or rules.sixth_card:
-        for hand, up in zip(hands, up_cards):
-            s = solve(tuple(int(c) for c in hand), int(up), rules)
-            yield s.bet, list(s.options)
+        # deals of the same ranks one after the other share the kernel's rank-level work
+        solved: dict[int, tuple[BetValue, list[Option]]] = {}
+        for k in rank_order(hands, up_cards):
+            s = solve(tuple(int(c) for c in hands[k]), int(up_cards[k]), rules)
+            solved[int(k)] = (s.bet, list(s.options))
+        for k in range(len(hands)):
+            yield solved.pop(k)
         return
     p5 = payout_by_strength(rules)
     counts = bet_counts(hands, up_cards, kernel_settings(rules), p5)
@@ -303,14 +307,17 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
         todo.append(s)
     hands, up_cards, weights = enumerate_classes()
     keys = class_keys(hands, up_cards)
-    tasks = [(s, start) for s in todo for start in range(plan.rows(s).start, plan.rows(s).stop, chunk_rows)]
+    # a shard's rows in rank order, so that a chunk holds whole rank-level deals (their suit
+    # classes share the solver's work); chunks are slices of that order
+    order = {s: plan.rows(s).start + rank_order(hands[plan.rows(s)], up_cards[plan.rows(s)]) for s in todo}
+    tasks = [(s, start) for s in todo for start in range(0, len(plan.rows(s)), chunk_rows)]
     total = sum(len(plan.rows(s)) for s in todo)
     pending = {s: {} for s in todo}
     done = 0
     t0 = time.perf_counter()
 
-    def chunk(s: int, start: int) -> slice:
-        return slice(start, min(start + chunk_rows, plan.rows(s).stop))
+    def chunk(s: int, start: int) -> np.ndarray:
+        return order[s][start:start + chunk_rows]
 
     def run() -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
         calls = (joblib.delayed(_tagged)(s, start, hands[chunk(s, start)], up_cards[chunk(s, start)], rules)
@@ -328,7 +335,11 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
             if sum(len(c["best"]) for c in pending[s].values()) == len(rows):
                 chunks = pending.pop(s)
                 parts = [chunks[k] for k in sorted(chunks)]
-                merged = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+                merged = {}
+                for name in parts[0]:
+                    in_order = np.concatenate([p[name] for p in parts])
+                    merged[name] = np.empty_like(in_order)
+                    merged[name][order[s] - rows.start] = in_order
                 merged["key"] = keys[rows.start:rows.stop]
                 merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
                 manifest["shards"][str(s)] = _write_shard(directory, s, rules, merged)

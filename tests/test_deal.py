@@ -264,3 +264,31 @@ def test_too_many_dead_cards():
     assert s.option("exchange", hand[:1]).ev == ref.exchange(hand, up, hand[:1], R, few)
     with pytest.raises(InputError, match="too many dead cards"):
         solve(hand, up, R, others[:37])  # 9 unseen: not enough for five new cards, the dealer and a buy
+
+
+# suit classes of one rank-level deal (A K 9 5 2 against a 7): flushes, four-flushes, the
+# up-card's suit in the hand or not
+SAME_RANKS = [("Ah Kh 9h 5h 2h", "7h"), ("Ah Kh 9h 5h 2c", "7h"), ("Ah Kh 9h 5h 2c", "7c"),
+              ("Ah Kd 9c 5s 2h", "7h"), ("As Kh 9h 5h 2h", "7c"), ("Ac Kc 9d 5d 2d", "7s")]
+
+
+def test_deals_of_the_same_ranks_share_rank_work_exactly():
+    """Solved in a row, deals of the same ranks reuse the kernel's rank-level store; each result
+    equals the one solved from an empty store, and a deal met in a row equals the reference."""
+    from solver import _dealer
+
+    solve(*deal("Qs Qd 8c 5s 2d", "Ks"), R)  # another rank-level deal first
+    in_a_row = []
+    for i, (text, up) in enumerate(SAME_RANKS):
+        in_a_row.append(solve(*deal(text, up), R))
+        if i == 0:
+            generation = _dealer.shared_state()["generation"]
+    state = _dealer.shared_state()
+    assert state["generation"] == generation and state["plans"] > 0  # the store was reused
+    for (text, up), warm in zip(SAME_RANKS, in_a_row):
+        _dealer.clear_shared()
+        assert solve(*deal(text, up), R) == warm, text
+    solve(*deal(*SAME_RANKS[0]), R)
+    generation = _dealer.shared_state()["generation"]
+    check_against_reference(*deal(*SAME_RANKS[1]), R, throws=2)
+    assert _dealer.shared_state()["generation"] == generation  # solved from the store
