@@ -22,7 +22,7 @@ Exchange outcomes are enumerated by the rank multiset of the new cards (the deal
 are shared by all its suit assignments) and, inside it, by the new cards of the up-card's suit.
 """
 import numpy as np
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t, uint64_t, int32_t
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t, int32_t
 from libc.stdlib cimport malloc, calloc, free, abort
 from libc.string cimport memcpy, memmove, memcmp
 from solver._eval cimport EvalTables, tables, eval5, eval6, payout_detail, N_STRENGTH
@@ -534,7 +534,7 @@ cdef struct PlanKey:
     uint16_t fwin                     # draws in the kept cards' suit (flushes) the player beats
     uint8_t top
     uint8_t c                         # redraw cards in the stub
-    uint8_t w                         # plain draws the player beats (bounds the flush draw)
+    int8_t need                       # a flush draw can pay only with more outs in fwin than this
     uint8_t pad
 
 
@@ -563,16 +563,17 @@ cdef struct RankPlan:
 
 
 cdef struct BuyPlan:
-    # A RankPlan finished for the suits of one deal's deck (ys, a superset of the unseen cards
-    # by suit): which entries have a flush draw that can pay, and the entries whose kept hidden
-    # cards can be of the up suit. _plan_excess and _other_suit_delta finish it for a given deck,
-    # so groups of outcomes that differ only in the cards of one suit share it.
+    # A RankPlan with the suits of one deal's deck (ys, a superset of the unseen cards by
+    # suit): of the rank sets where the dealer throws the up-card, those whose four hidden cards
+    # can all be of the up suit, and those with a flush draw in another suit that can pay.
+    # _plan_excess and _other_suit_delta finish it for a given deck, so groups of outcomes that
+    # differ only in the cards of one suit share it.
     RankPlan r
-    bint has_gain[N_DISTINCT]         # a flush draw can beat taking the ante
+    uint16_t ys_sigma                 # the deal's unseen cards of the up suit
     int n_up
     int up_pos[N_DISTINCT]
     int n_drawing
-    int drawing[N_DISTINCT]           # entries where the up-card is thrown and has_gain
+    int drawing[N_DISTINCT]
 
 
 cdef inline int64_t _gain(const RankPlan* r, int k, unsigned int outs) noexcept nogil:
@@ -650,8 +651,9 @@ cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize,
         v = v if v > 0 else 0
         ok.h = h
         ok.top = top
-        ok.w = w
         ok.c = c
+        # pay (w + outs) > threshold, pay = best_pay * gc, is outs > threshold // pay - w
+        ok.need = <int8_t> max(-1, min(13, threshold // (best_pay * gc) - w))
         out.S = S
         out.v = v
         R.base += count * v
@@ -666,39 +668,26 @@ cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize,
 
 
 cdef void _plan_finish(const Deal* D, const RankPlan* R, const uint16_t* ys, BuyPlan* b) noexcept nogil:
-    # the suit part of a plan for the deck ys (the flush draws that can pay with its outs)
+    # the suit part of a plan for the deck ys: only the rank sets that throw the up-card need it
     cdef int k, tau, sigma = D.sigma
-    cdef uint16_t h, lower, ys_sigma = ys[sigma]
+    cdef uint16_t h, ys_sigma = ys[sigma]
     cdef const PlanKey* e
-    cdef int64_t pay
-    cdef bint fd_ok
     b.r = R[0]
+    b.ys_sigma = ys_sigma
     b.n_up = 0
     b.n_drawing = 0
-    for k in range(R.n):
+    for k in range(R.n_thrown):
         e = &R.key[k]
         h = e.h
-        pay = R.best_pay * R.g[e.c]  # a flush draw pays when pay * (w + outs) > threshold
-        fd_ok = False
-        if k >= R.n_thrown:
-            # the up-card kept with three hidden cards of its suit
-            lower = h & ~(1 << e.top)
-            if (ys_sigma & lower) == lower:
-                fd_ok = pay * (e.w + POP[ys_sigma & e.fwin]) > R.threshold
-                b.up_pos[b.n_up] = k
-                b.n_up += 1
-        else:
-            # the up-card thrown, four hidden cards of another suit
-            for tau in range(4):
-                if tau != sigma and (ys[tau] & h) == h and pay * (e.w + POP[ys[tau] & e.fwin]) > R.threshold:
-                    fd_ok = True
-            if fd_ok:
+        if (ys_sigma & h) == h:
+            b.up_pos[b.n_up] = k
+            b.n_up += 1
+        # four hidden cards of another suit: a flush draw, with that suit's unseen cards as outs
+        for tau in range(4):
+            if tau != sigma and (ys[tau] & h) == h and POP[ys[tau] & e.fwin] > e.need:
                 b.drawing[b.n_drawing] = k
                 b.n_drawing += 1
-            if (ys_sigma & h) == h:
-                b.up_pos[b.n_up] = k
-                b.n_up += 1
-        b.has_gain[k] = fd_ok
+                break
 
 
 cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_t ys_sigma) noexcept nogil:
@@ -710,8 +699,13 @@ cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_
     cdef const RankPlan* R = &b.r
     cdef const PlanKey* e
     cdef int64_t total = R.base, v, fd, c, w
+    # the four hidden cards of the up suit: a flush, not a buy
     for u in range(b.n_up):
         k = b.up_pos[u]
+        h = R.key[k].h
+        if (ys_sigma & h) == h:
+            total -= R.e[k].v
+    for k in range(R.n_thrown, R.n):
         e = &R.key[k]
         h = e.h
         top = e.top
@@ -720,15 +714,13 @@ cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_
             continue
         v = R.e[k].v
         if (ys_sigma & h) == h:
-            total -= v  # the four hidden cards of the up suit: a flush, not a buy
-        if k < R.n_thrown:
-            continue
+            total -= v
         fd = a[top] - ((ys_sigma >> top) & 1)
         if fd <= 0:
             continue
         # fd hands hold the three lower cards in the up suit and the top card in another
         total -= fd * v
-        if b.has_gain[k]:
+        if POP[b.ys_sigma & e.fwin] > e.need:  # else the flush draw cannot pay either
             # the outs: the up suit's unseen cards but the lower ranks; the thrown rank in
             # the up suit is an out, not a redraw
             c = e.c - ((ys_sigma >> top) & 1)
@@ -750,7 +742,7 @@ cdef int64_t _other_suit_delta(const Deal* D, const BuyPlan* b, uint16_t ys_tau)
     cdef const RankPlan* R = &b.r
     cdef const PlanKey* e
     cdef int64_t total = 0, w
-    for u in range(b.n_drawing):  # without has_gain both excesses are 0
+    for u in range(b.n_drawing):  # for the others both excesses are 0
         k = b.drawing[u]
         e = &R.key[k]
         h = e.h

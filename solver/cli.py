@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
@@ -192,12 +194,20 @@ def tables_build(
     r = rules_mod.load(rules)
     directory = out or Path("tables") / r.name
     chosen = _parse_shards(shards) if shards else None
+    start, last = time.monotonic(), [0.0]
     with Progress(TextColumn("solving classes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("ETA"), TimeRemainingColumn(), console=_err) as bar:
         task = bar.add_task("build", total=None)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
+            now = time.monotonic()
+            if not _err.is_terminal and (now - last[0] >= 60 or done == total):
+                # a log (no live bar): a line a minute
+                last[0] = now
+                eta = (now - start) * (total - done) / done
+                _err.print(f"solved {done:,}/{total:,} classes ({100 * done / total:.1f} %), "
+                           f"{(now - start) / 3600:.2f} h, ETA {eta / 3600:.2f} h", highlight=False)
 
         report = tables_mod.build(r, directory, jobs, backend, scheduler, shard_rows, chosen, progress)
     _err.print(f"{directory}: {len(report.solved)} shards solved ({report.classes:,} classes in "
