@@ -211,7 +211,9 @@ def tables_build(
 
         report = tables_mod.build(r, directory, jobs, backend, scheduler, shard_rows, chosen, progress)
     _err.print(f"{directory}: {len(report.solved)} shards solved ({report.classes:,} classes in "
-               f"{report.seconds:.1f} s), {len(report.kept)} already built"
+               f"{report.seconds:.1f} s"
+               + (f", {report.reused:,} more from the chunks of an earlier build" if report.reused else "")
+               + f"), {len(report.kept)} already built"
                + (f", {len(report.redone)} redone (file did not match the manifest)" if report.redone else ""))
 
 

@@ -58,6 +58,7 @@ SCHEMA_VERSION = 1
 SHARD_ROWS = 65_536
 CHUNK_ROWS = 512
 MANIFEST = "manifest.json"
+CHUNKS = ".chunks"  # finished chunks of unfinished shards, so that a killed build loses little
 EXCHANGE_COLUMNS = tuple(f"x{mask:02d}" for mask in range(1, 32))
 COMPACT_COLUMNS = ("key", "weight", "best", "best_ev", "best_num", "best_den", "second", "second_ev")
 _INT_COLUMNS = {"key": np.int64, "weight": np.int32, "best": np.uint8, "best_num": np.int64,
@@ -242,6 +243,36 @@ def _write_shard(directory: Path, shard: int, rules: Rules, columns: dict[str, n
             "bytes": path.stat().st_size, "sha256": _sha256(path)}
 
 
+def _chunk_path(directory: Path, shard: int, start: int) -> Path:
+    return directory / CHUNKS / f"{shard:05d}-{start:07d}.npz"
+
+
+def _save_chunk(directory: Path, shard: int, start: int, rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as f:
+            np.savez(f, rows=rows, **columns)
+
+    path = _chunk_path(directory, shard, start)
+    path.parent.mkdir(exist_ok=True)
+    _write_atomic(path, write)
+
+
+def _load_chunk(directory: Path, shard: int, start: int, rows: np.ndarray) -> dict[str, np.ndarray] | None:
+    """A chunk saved by an earlier build, if it is there and holds these rows; else None."""
+    path = _chunk_path(directory, shard, start)
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            columns = {name: data[name] for name in data.files if name != "rows"}
+            if np.array_equal(data["rows"], rows) and all(len(c) == len(rows) for c in columns.values()):
+                return columns
+    except Exception:  # a damaged file is solved again, whatever numpy makes of it
+        pass
+    path.unlink()
+    return None
+
+
 def _check_shard(directory: Path, shard: int, entry: dict[str, Any]) -> bool:
     path = shard_path(directory, shard)
     return path.is_file() and path.stat().st_size == entry["bytes"] and _sha256(path) == entry["sha256"]
@@ -257,6 +288,7 @@ class BuildReport:
     redone: tuple[int, ...]     # shards whose file did not match the manifest
     classes: int                # classes solved now
     seconds: float
+    reused: int = 0             # classes of unfinished shards taken from an earlier build's chunks
 
 
 def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
@@ -264,8 +296,11 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
           progress: Callable[[int, int], None] | None = None, chunk_rows: int = CHUNK_ROWS) -> BuildReport:
     """Solve the shards (all by default) of the table of ``rules`` in ``directory``; resumable.
 
-    Workers solve chunks of ``chunk_rows`` classes; a shard is written when all of its chunks
-    are in. ``progress(done, total)`` is called with classes solved as work completes.
+    Workers solve chunks of ``chunk_rows`` classes; each finished chunk is saved (under
+    ``.chunks``) and a shard is written when all of its chunks are in, then its chunks are
+    removed: a build killed and started again solves only the chunks it had not finished.
+    ``progress(done, total)`` is called with the classes solved as work completes (``total``:
+    the classes left to solve).
     """
     import joblib
 
@@ -275,8 +310,8 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
     if shard_rows < 1 or shard_rows > SHARD_ROWS * 16:
         raise InputError(f"shard rows must be between 1 and {SHARD_ROWS * 16}")
     directory.mkdir(parents=True, exist_ok=True)
-    for stray in directory.glob(".*.tmp-*"):  # left by a build that was killed while writing
-        stray.unlink()
+    for stray in [*directory.glob(".*.tmp-*"), *(directory / CHUNKS).glob(".*.tmp-*")]:
+        stray.unlink()  # left by a build that was killed while writing
     if (directory / MANIFEST).exists():
         manifest = read_manifest(directory)
         if manifest["fingerprint"] != rules.fingerprint:
@@ -310,14 +345,42 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
     # a shard's rows in rank order, so that a chunk holds whole rank-level deals (their suit
     # classes share the solver's work); chunks are slices of that order
     order = {s: plan.rows(s).start + rank_order(hands[plan.rows(s)], up_cards[plan.rows(s)]) for s in todo}
-    tasks = [(s, start) for s in todo for start in range(0, len(plan.rows(s)), chunk_rows)]
-    total = sum(len(plan.rows(s)) for s in todo)
-    pending = {s: {} for s in todo}
-    done = 0
-    t0 = time.perf_counter()
+    pending: dict[int, dict[int, dict[str, np.ndarray]]] = {s: {} for s in todo}
 
     def chunk(s: int, start: int) -> np.ndarray:
         return order[s][start:start + chunk_rows]
+
+    tasks, reused = [], 0
+    for s in todo:
+        for start in range(0, len(plan.rows(s)), chunk_rows):
+            saved = _load_chunk(directory, s, start, chunk(s, start))
+            if saved is None:
+                tasks.append((s, start))
+            else:
+                pending[s][start] = saved
+                reused += len(chunk(s, start))
+    total = sum(len(plan.rows(s)) for s in todo) - reused
+    done = 0
+    t0 = time.perf_counter()
+
+    def finish(s: int) -> None:
+        # write the shard once all of its chunks are in, then drop them
+        rows = plan.rows(s)
+        if sum(len(c["best"]) for c in pending[s].values()) != len(rows):
+            return
+        chunks = pending.pop(s)
+        parts = [chunks[k] for k in sorted(chunks)]
+        merged = {}
+        for name in parts[0]:
+            in_order = np.concatenate([p[name] for p in parts])
+            merged[name] = np.empty_like(in_order)
+            merged[name][order[s] - rows.start] = in_order
+        merged["key"] = keys[rows.start:rows.stop]
+        merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
+        manifest["shards"][str(s)] = _write_shard(directory, s, rules, merged)
+        _write_manifest(directory, manifest)
+        for path in (directory / CHUNKS).glob(f"{s:05d}-*.npz"):
+            path.unlink()
 
     def run() -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
         calls = (joblib.delayed(_tagged)(s, start, hands[chunk(s, start)], up_cards[chunk(s, start)], rules)
@@ -325,26 +388,19 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
         n_jobs = jobs if backend == "loky" else -1
         yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls)
 
+    for s in todo:
+        finish(s)  # shards whose every chunk was saved by an earlier build
     with _backend(backend, scheduler):
         for s, start, columns in run() if tasks else ():
+            _save_chunk(directory, s, start, chunk(s, start), columns)
             pending[s][start] = columns
             done += len(columns["best"])
             if progress is not None:
                 progress(done, total)
-            rows = plan.rows(s)
-            if sum(len(c["best"]) for c in pending[s].values()) == len(rows):
-                chunks = pending.pop(s)
-                parts = [chunks[k] for k in sorted(chunks)]
-                merged = {}
-                for name in parts[0]:
-                    in_order = np.concatenate([p[name] for p in parts])
-                    merged[name] = np.empty_like(in_order)
-                    merged[name][order[s] - rows.start] = in_order
-                merged["key"] = keys[rows.start:rows.stop]
-                merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
-                manifest["shards"][str(s)] = _write_shard(directory, s, rules, merged)
-                _write_manifest(directory, manifest)
-    return BuildReport(directory, tuple(todo), tuple(kept), tuple(redone), total, time.perf_counter() - t0)
+            finish(s)
+    with contextlib.suppress(OSError):
+        (directory / CHUNKS).rmdir()  # when every shard begun was finished
+    return BuildReport(directory, tuple(todo), tuple(kept), tuple(redone), total, time.perf_counter() - t0, reused)
 
 
 def _tagged(s: int, start: int, hands: np.ndarray, up_cards: np.ndarray,
