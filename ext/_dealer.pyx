@@ -16,7 +16,7 @@ part (RankPlan) is made once per deck's rank counts and band, finished for the d
 What depends on ranks alone (the dealer's blind counts and the rank-level buy plans of every
 multiset of new cards) is kept in a per-process store (Shared) while consecutive deals have the
 same ranks, so the ~70 suit classes of a rank-level deal solved in a row compute it once
-(DESIGN-NOTES §3).
+(DESIGN-NOTES §3). ``solve`` holds the GIL throughout, so threads cannot share the store at once.
 
 Exchange outcomes are enumerated by the rank multiset of the new cards (the dealer's rank counts
 are shared by all its suit assignments) and, inside it, by the new cards of the up-card's suit.
@@ -1596,8 +1596,9 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             x.n = falling(D.n0 - k, 4) // 24
             x.den = falling(D.n0 - k - 4, st.redraws + 1)
             x.outcomes = 0
-            with nogil:
-                _ranks(&x, 0, k)
+            # with the GIL held: the shared store (Shared) is the process's, so threads of one
+            # process must solve one deal at a time (parallel builds use processes)
+            _ranks(&x, 0, k)
             for i in range(x.n_masks):
                 exchanges[x.masks[i]] = (_py(acc[x.masks[i]]), x.outcomes * x.n * x.den)
         result["exchange"] = exchanges

@@ -292,3 +292,14 @@ def test_deals_of_the_same_ranks_share_rank_work_exactly():
     generation = _dealer.shared_state()["generation"]
     check_against_reference(*deal(*SAME_RANKS[1]), R, throws=2)
     assert _dealer.shared_state()["generation"] == generation  # solved from the store
+
+
+def test_threads_solving_at_once_agree_with_one_at_a_time():
+    """The kernel's rank-level store is the process's: threads must not corrupt one another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    deals = [deal(*SAME_RANKS[0]), deal("Qs Qd 8c 5s 2d", "Ks"), deal(*SAME_RANKS[3]), deal("Jh Jd 8c 5s 2d", "Ks")]
+    alone = [solve(*d, R) for d in deals]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(lambda d: solve(*d, R), deals))
+    assert together == alone
