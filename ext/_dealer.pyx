@@ -763,15 +763,11 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
     cdef PlanKey* keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
     cdef RankPlan R
     cdef int64_t total
-    cdef int tau
     R.e = entries
     R.key = keys
     _rank_plan(D, st, a, ysize, player, p, &R)
     _plan_finish(D, &R, ys, b)
-    total = _plan_excess(D, b, a, ys[D.sigma])
-    for tau in range(4):
-        if tau != D.sigma:
-            total += _other_suit_delta(D, b, ys[tau])
+    total = _deck_excess(D, b, a, ys)
     free(entries)
     free(keys)
     free(b)
@@ -1225,7 +1221,6 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int Sr[5]
     cdef int fl_suit[4]
     cdef int fl_sig[4]
-    cdef int fl_player[4]
     cdef int cards[5]
     cdef int new[5]
     cdef uint32_t key_new = 0, key
