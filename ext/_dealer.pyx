@@ -9,14 +9,15 @@ up-card's suit) are moved from their rank strength to their flush strength from 
 Buying a game is evaluated per non-qualifying rank set of the dealer, split into the suit
 classes that matter (no flush draw; a flush draw in a given suit), from the stub's rank counts.
 A draw after a buy is worth best_pay, 0 or -3 by how it compares with the player, so players of
-one *band* (between two consecutive draw strengths of the deal) share a buy plan: its rank-level
-part (RankPlan) is made once per deck's rank counts and band, finished for the deal's suits
-(BuyPlan) and then per suit pattern of the new cards.
+one *band* (between two consecutive draw strengths of the deal) share a buy plan (RankPlan),
+made once per deck's rank counts and band; the suits enter only through each suit's unseen
+cards (_plan_excess for the up suit, _other_suit_delta for each other suit).
 
 What depends on ranks alone (the dealer's blind counts and the rank-level buy plans of every
 multiset of new cards) is kept in a per-process store (Shared) while consecutive deals have the
 same ranks, so the ~70 suit classes of a rank-level deal solved in a row compute it once
-(DESIGN-NOTES §3). ``solve`` holds the GIL throughout, so threads cannot share the store at once.
+(DESIGN-NOTES §3); so are the plans' excesses for each suit's unseen cards, which the suit
+classes mostly share (their hands have few patterns of suits). ``solve`` holds the GIL throughout, so threads cannot share the store at once.
 
 Exchange outcomes are enumerated by the rank multiset of the new cards (the dealer's rank counts
 are shared by all its suit assignments) and, inside it, by the new cards of the up-card's suit.
@@ -562,20 +563,6 @@ cdef struct RankPlan:
     PlanEntry* e
 
 
-cdef struct BuyPlan:
-    # A RankPlan with the suits of one deal's deck (ys, a superset of the unseen cards by
-    # suit): of the rank sets where the dealer throws the up-card, those whose four hidden cards
-    # can all be of the up suit, and those with a flush draw in another suit that can pay.
-    # _plan_excess and _other_suit_delta finish it for a given deck, so groups of outcomes that
-    # differ only in the cards of one suit share it.
-    RankPlan r
-    uint16_t ys_sigma                 # the deal's unseen cards of the up suit
-    int n_up
-    int up_pos[N_DISTINCT]
-    int n_drawing
-    int drawing[N_DISTINCT]
-
-
 cdef inline int64_t _gain(const RankPlan* r, int k, unsigned int outs) noexcept nogil:
     # what drawing the ranks ``outs`` in the kept cards' suit adds to S: a flush (or a straight
     # flush) instead of the plain draw (the thrown rank's plain draw is a redraw, worth 0)
@@ -667,41 +654,17 @@ cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize,
     R.n_thrown = n_thrown
 
 
-cdef void _plan_finish(const Deal* D, const RankPlan* R, const uint16_t* ys, BuyPlan* b) noexcept nogil:
-    # the suit part of a plan for the deck ys: only the rank sets that throw the up-card need it
-    cdef int k, tau, sigma = D.sigma
-    cdef uint16_t h, ys_sigma = ys[sigma]
-    cdef const PlanKey* e
-    b.r = R[0]
-    b.ys_sigma = ys_sigma
-    b.n_up = 0
-    b.n_drawing = 0
-    for k in range(R.n_thrown):
-        e = &R.key[k]
-        h = e.h
-        if (ys_sigma & h) == h:
-            b.up_pos[b.n_up] = k
-            b.n_up += 1
-        # four hidden cards of another suit: a flush draw, with that suit's unseen cards as outs
-        for tau in range(4):
-            if tau != sigma and (ys[tau] & h) == h and POP[ys[tau] & e.fwin] > e.need:
-                b.drawing[b.n_drawing] = k
-                b.n_drawing += 1
-                break
-
-
-cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_t ys_sigma) noexcept nogil:
+cdef int64_t _plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma) noexcept nogil:
     """Sum over the non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1),
-    when the up suit's unseen cards are ``ys_sigma`` (within the plan's): a dealer that throws the
-    up-card is counted here as having no flush draw (see _other_suit_delta)."""
-    cdef int u, k, top
+    when the up suit's unseen cards are ``ys_sigma``: a dealer that throws the up-card is
+    counted here as having no flush draw (see _other_suit_delta). It depends on the rank plan
+    (and its deck ``a``) and ys_sigma alone, so the deals of the same ranks share it (_memo)."""
+    cdef int k, top
     cdef uint16_t h, lower
-    cdef const RankPlan* R = &b.r
     cdef const PlanKey* e
     cdef int64_t total = R.base, v, fd, c, w
     # the four hidden cards of the up suit: a flush, not a buy
-    for u in range(b.n_up):
-        k = b.up_pos[u]
+    for k in range(R.n_thrown):
         h = R.key[k].h
         if (ys_sigma & h) == h:
             total -= R.e[k].v
@@ -720,7 +683,7 @@ cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_
             continue
         # fd hands hold the three lower cards in the up suit and the top card in another
         total -= fd * v
-        if POP[b.ys_sigma & e.fwin] > e.need:  # else the flush draw cannot pay either
+        if POP[ys_sigma & e.fwin] > e.need:  # else the flush draw cannot pay either
             # the outs: the up suit's unseen cards but the lower ranks; the thrown rank in
             # the up suit is an out, not a redraw
             c = e.c - ((ys_sigma >> top) & 1)
@@ -730,23 +693,22 @@ cdef int64_t _plan_excess(const Deal* D, const BuyPlan* b, const int* a, uint16_
     return total
 
 
-cdef int64_t _other_suit_delta(const Deal* D, const BuyPlan* b, uint16_t ys_tau) noexcept nogil:
+cdef int64_t _other_suit_delta(const RankPlan* R, uint16_t ys_tau) noexcept nogil:
     """What flush draws in one suit other than the up-card's add to _plan_excess.
 
-    ``ys_tau``: the unseen cards of that suit (within the plan's). A dealer that throws the
-    up-card and holds four hidden cards of that suit draws to a flush: its excess is that of the
-    flush draw, not the plain one.
+    ``ys_tau``: the unseen cards of that suit. A dealer that throws the up-card and holds four
+    hidden cards of that suit draws to a flush: its excess is that of the flush draw, not the
+    plain one. Like _plan_excess, a function of the rank plan and ys_tau alone.
     """
-    cdef int u, k, top
+    cdef int k, top
     cdef uint16_t h, outs
-    cdef const RankPlan* R = &b.r
     cdef const PlanKey* e
     cdef int64_t total = 0, w
-    for u in range(b.n_drawing):  # for the others both excesses are 0
-        k = b.drawing[u]
+    for k in range(R.n_thrown):
         e = &R.key[k]
         h = e.h
-        if (ys_tau & h) != h:
+        # without the four cards, or with outs too few to pay, both excesses are 0
+        if (ys_tau & h) != h or POP[ys_tau & e.fwin] <= e.need:
             continue
         outs = ys_tau & ~h
         top = e.top
@@ -758,7 +720,6 @@ cdef int64_t _other_suit_delta(const Deal* D, const BuyPlan* b, uint16_t ys_tau)
 cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
                          int ysize, int player, int p) noexcept nogil:
     # the whole excess of one deck, flush draws in every suit included
-    cdef BuyPlan* b = <BuyPlan*> malloc(sizeof(BuyPlan))
     cdef PlanEntry* entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
     cdef PlanKey* keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
     cdef RankPlan R
@@ -766,11 +727,9 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
     R.e = entries
     R.key = keys
     _rank_plan(D, st, a, ysize, player, p, &R)
-    _plan_finish(D, &R, ys, b)
-    total = _deck_excess(D, b, a, ys)
+    total = _deck_excess(-1, &R, a, ys, D.sigma)
     free(entries)
     free(keys)
-    free(b)
     return total
 
 
@@ -833,6 +792,7 @@ cdef object _py(int128 x):
 DEF N_MS_ALL = 8568               # multisets of 0 to 5 ranks (the new cards of an option)
 DEF STORE_ENTRIES = 1 << 23       # plan entries the shared store holds (256 MB at most)
 DEF STORE_PLANS = 1 << 16
+DEF MEMO_BITS = 22                # the memo of plan excesses and deltas: 4 M slots (64 MB at most)
 
 cdef int MS_OFF[6]                # index of the first multiset of each size
 cdef int CHOOSE[18][6]
@@ -870,6 +830,12 @@ cdef struct MsInfo:
     int64_t blind[32][2]
 
 
+cdef struct MemoSlot:
+    uint32_t key                      # plan << 14 | kind << 13 | ys
+    uint32_t epoch                    # the slot is empty unless this is Shared.memo_epoch
+    int64_t value
+
+
 cdef struct Shared:
     # What the suit classes of one rank-level deal share (DESIGN-NOTES §3): the blind prefix of
     # every multiset of new ranks and the rank-level buy plans. They depend on the deck's rank
@@ -892,6 +858,11 @@ cdef struct Shared:
     PlanEntry* entries
     PlanKey* keys
     int64_t used
+    # the excesses and deltas of the plans for each suit's unseen cards met so far: deals of
+    # the same ranks differ in few of them (a few patterns of the hand's suits)
+    MemoSlot* memo
+    uint32_t memo_epoch               # new with each plan epoch and when the memo is half full
+    int64_t memo_used
 
 
 cdef Shared SH
@@ -910,15 +881,24 @@ def _shared_alloc():
     SH.plans = <SharedPlan*> malloc(STORE_PLANS * sizeof(SharedPlan))
     SH.entries = <PlanEntry*> malloc(STORE_ENTRIES * sizeof(PlanEntry))
     SH.keys = <PlanKey*> malloc(STORE_ENTRIES * sizeof(PlanKey))
-    if (SH.p5 == NULL or SH.pref == NULL or SH.info == NULL or SH.pref_gen == NULL or SH.plan_head == NULL
+    SH.memo = <MemoSlot*> calloc(1 << MEMO_BITS, sizeof(MemoSlot))
+    SH.memo_epoch = 1
+    if (SH.memo == NULL or SH.p5 == NULL or SH.pref == NULL or SH.info == NULL or SH.pref_gen == NULL or SH.plan_head == NULL
             or SH.plan_epoch == NULL or SH.plans == NULL or SH.entries == NULL or SH.keys == NULL):
         raise MemoryError("no memory for the solver's shared store")
+
+
+cdef void _new_epoch() noexcept nogil:
+    # the plans start again, and so does the memo of their excesses
+    SH.epoch += 1
+    SH.memo_epoch += 1
+    SH.memo_used = 0
 
 
 def clear_shared() -> None:
     """Forget what the last rank-level deal left in the shared store (the tests compare)."""
     SH.gen += 1
-    SH.epoch += 1
+    _new_epoch()
     SH.rho = -1
 
 
@@ -939,7 +919,7 @@ cdef void _shared_begin(const Deal* D, const Settings* st, const int32_t* p5, co
             and memcmp(SH.p5, p5, N_STRENGTH * sizeof(int32_t)) == 0 and SH.gen != 0):
         return
     SH.gen += 1
-    SH.epoch += 1
+    _new_epoch()
     SH.rho = D.rho
     memcpy(SH.a0, D.a0, sizeof(SH.a0))
     memcpy(SH.hand, hand_ranks, sizeof(SH.hand))
@@ -962,14 +942,15 @@ cdef void _shared_room(int plans) noexcept nogil:
     # room for ``plans`` more plans; when full, the plans start again (none is in use between
     # two multisets, so nothing handed out is overwritten)
     if SH.n_plans + plans > STORE_PLANS or SH.used + plans * N_DISTINCT > STORE_ENTRIES:
-        SH.epoch += 1
+        _new_epoch()
         SH.n_plans = 0
         SH.used = 0
 
 
-cdef void _shared_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int p,
-                       int ms, RankPlan* out) noexcept nogil:
-    # the rank-level buy plan of the deck a (the deal's less the multiset ms) and the player's band
+cdef int _shared_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int p,
+                      int ms, RankPlan* out) noexcept nogil:
+    # the rank-level buy plan of the deck a (the deal's less the multiset ms) and the player's
+    # band, and its place in the store (for _memo)
     cdef int u, band = D.band[player]
     cdef SharedPlan* s
     if SH.plan_epoch[ms] == SH.epoch:
@@ -977,7 +958,7 @@ cdef void _shared_plan(const Deal* D, const Settings* st, const int* a, int ysiz
         while u >= 0:
             if SH.plans[u].band == band and SH.plans[u].p == p:
                 out[0] = SH.plans[u].r
-                return
+                return u
             u = SH.plans[u].next
     else:
         SH.plan_epoch[ms] = SH.epoch
@@ -993,6 +974,34 @@ cdef void _shared_plan(const Deal* D, const Settings* st, const int* a, int ysiz
     _rank_plan(D, st, a, ysize, player, p, &s.r)
     SH.used += s.r.n
     out[0] = s.r
+    return SH.n_plans - 1
+
+
+cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys) noexcept nogil:
+    """_plan_excess (kind 0) or _other_suit_delta (kind 1) of the rank plan ``R`` for the unseen
+    cards ``ys`` of a suit, computed once while the plan is in the store (``plan``: its place;
+    -1 for a plan of one's own, not kept)."""
+    cdef uint32_t key = (<uint32_t> plan << 14) | (<uint32_t> kind << 13) | ys
+    cdef uint32_t home = (key * <uint32_t> 2654435761) >> (32 - MEMO_BITS), i = home
+    cdef MemoSlot* slot
+    cdef int64_t value
+    if plan < 0:
+        return _plan_excess(R, a, ys) if kind == 0 else _other_suit_delta(R, ys)
+    while SH.memo[i].epoch == SH.memo_epoch:
+        if SH.memo[i].key == key:
+            return SH.memo[i].value
+        i = (i + 1) & ((1 << MEMO_BITS) - 1)
+    value = _plan_excess(R, a, ys) if kind == 0 else _other_suit_delta(R, ys)
+    if SH.memo_used >= (1 << (MEMO_BITS - 1)):  # half full: start again (probes stay short)
+        SH.memo_epoch += 1
+        SH.memo_used = 0
+        i = home
+    slot = &SH.memo[i]
+    slot.key = key
+    slot.epoch = SH.memo_epoch
+    slot.value = value
+    SH.memo_used += 1
+    return value
 
 
 cdef struct Ctx:
@@ -1020,13 +1029,30 @@ cdef struct Ctx:
     int64_t outcomes
     int card_by_card           # every outcome card by card (the check of the grouped sums)
     int ms                     # the rank multiset of the new cards (_ms_index)
-    BuyPlan* plans             # of the players of one rank multiset, one per (band, payout)
+    RankPlan plans[MS_PLANS]   # of the players of one rank multiset, one per (band, payout)
+    int plan_id[MS_PLANS]      # their places in the store
     int n_plans
     int plan_band[MS_PLANS]
     int plan_p[MS_PLANS]
     int nr                          # the multiset's distinct ranks, and the position of each
     int R[5]
     int position[13]
+    int bits[32]                    # the rank bit set of each set of positions
+    int Sr[5]                       # by position: the suits with that rank unseen
+    int Mr[5]                       # and the rank's multiplicity
+    int sig_ranks                   # the positions whose rank is unseen in the up suit
+    int64_t group_count[32]         # by sigmask: the outcomes of the group
+    # by sigmask and suit tau: the sets of positions tmask the group's outcomes can take from
+    # tau, and how many outcomes take each (the same for every plan; wl_ok: the sigmasks done)
+    int wl_ok
+    int wl_n[32][4]
+    uint8_t wl_t[32][4][32]
+    int64_t wl_w[32][4][32]
+    # by plan and sigmask: what the flush draws of the other suits add to a group's sum, and the
+    # least they add to one outcome (the same for every discard of the plan)
+    int64_t group_ok[MS_PLANS]
+    int128 group_sum[MS_PLANS][32]
+    int64_t group_low[MS_PLANS][32]
     # by plan, the excess of each set of new ranks taken from the up suit (_plan_excess) and
     # the delta of each set taken from another suit (_other_suit_delta), as positions into R;
     # the bit sets say which are known
@@ -1060,7 +1086,6 @@ cdef int _plan_of(Ctx* x, int player, int p) noexcept nogil:
     # of every outcome of the multiset is within it, so the plan serves them all
     cdef int u, tau
     cdef int band = x.D.band[player]
-    cdef RankPlan rank_plan
     for u in range(x.n_plans):
         if x.plan_band[u] == band and x.plan_p[u] == p:
             return u
@@ -1071,38 +1096,39 @@ cdef int _plan_of(Ctx* x, int player, int p) noexcept nogil:
     x.plan_band[u] = band
     x.plan_p[u] = p
     x.excess_ok[u] = 0
+    x.group_ok[u] = 0
     for tau in range(4):
         x.delta_ok[u][tau] = 0
-    _shared_plan(x.D, x.st, x.a, x.ysize, player, p, x.ms, &rank_plan)
-    _plan_finish(x.D, &rank_plan, x.D.ys0, &x.plans[u])
+    x.plan_id[u] = _shared_plan(x.D, x.st, x.a, x.ysize, player, p, x.ms, &x.plans[u])
     return u
 
 
 cdef int64_t _excess_of(Ctx* x, int u, int taken) noexcept nogil:
     # the plan's excess when the new ranks at positions ``taken`` are of the up suit
     if not (x.excess_ok[u] >> taken) & 1:
-        x.excess[u][taken] = _plan_excess(x.D, &x.plans[u], x.a,
-                                          x.D.ys0[x.D.sigma] & ~_rank_bits_masked(x.R, x.nr, taken))
+        x.excess[u][taken] = _memo(x.plan_id[u], 0, &x.plans[u], x.a,
+                                   x.D.ys0[x.D.sigma] & ~x.bits[taken])
         x.excess_ok[u] |= 1 << taken
     return x.excess[u][taken]
 
 
-cdef int64_t _delta_of(Ctx* x, int u, int tau, int taken) noexcept nogil:
+cdef inline int64_t _delta_of(Ctx* x, int u, int tau, int taken) noexcept nogil:
     # the flush draws of suit tau when the new ranks at positions ``taken`` are of that suit
     if not (x.delta_ok[u][tau] >> taken) & 1:
-        x.delta[u][tau][taken] = _other_suit_delta(x.D, &x.plans[u],
-                                                   x.D.ys0[tau] & ~_rank_bits_masked(x.R, x.nr, taken))
+        x.delta[u][tau][taken] = _memo(x.plan_id[u], 1, &x.plans[u], x.a,
+                                       x.D.ys0[tau] & ~x.bits[taken])
         x.delta_ok[u][tau] |= 1 << taken
     return x.delta[u][tau][taken]
 
 
-cdef inline int64_t _deck_excess(const Deal* D, const BuyPlan* b, const int* a, const uint16_t* ys) noexcept nogil:
-    # the whole excess of a deck within the plan's, flush draws in every suit included
-    cdef int64_t total = _plan_excess(D, b, a, ys[D.sigma])
+cdef inline int64_t _deck_excess(int plan, const RankPlan* R, const int* a, const uint16_t* ys,
+                                 int sigma) noexcept nogil:
+    # the whole excess of a deck (ys: its cards by suit), flush draws in every suit included
+    cdef int64_t total = _memo(plan, 0, R, a, ys[sigma])
     cdef int tau
     for tau in range(4):
-        if tau != D.sigma:
-            total += _other_suit_delta(D, b, ys[tau])
+        if tau != sigma:
+            total += _memo(plan, 1, R, a, ys[tau])
     return total
 
 
@@ -1202,6 +1228,56 @@ cdef inline int64_t _ways(int avail, int need) noexcept nogil:
     return BINOM[avail][need] if 0 <= need <= avail else 0
 
 
+cdef void _group_weights(Ctx* x, int sigmask) noexcept nogil:
+    # the outcomes of the group sigmask by the positions tmask they take from each other suit
+    cdef int j, tau, tmask, n, avail, need
+    cdef int64_t w[32]
+    cdef int64_t w0, w1
+    for tau in range(4):
+        n = 0
+        if tau != x.D.sigma:
+            # a product over the positions of a factor for each (in the up suit, in tau): the
+            # weights of every tmask by doubling
+            w[0] = 1
+            for j in range(x.nr):
+                avail = _popcount(x.Sr[j]) - ((x.sig_ranks >> j) & 1) - ((x.Sr[j] >> tau) & 1)
+                need = x.Mr[j] - ((sigmask >> j) & 1)
+                w0 = _ways(avail, need)
+                w1 = _ways(avail, need - 1) if (x.Sr[j] >> tau) & 1 else 0
+                for tmask in range(1 << j):
+                    w[tmask | (1 << j)] = w[tmask] * w1
+                    w[tmask] *= w0
+            for tmask in range(1 << x.nr):
+                if w[tmask]:
+                    x.wl_t[sigmask][tau][n] = tmask
+                    x.wl_w[sigmask][tau][n] = w[tmask]
+                    n += 1
+        x.wl_n[sigmask][tau] = n
+    x.wl_ok |= 1 << sigmask
+
+
+cdef void _group_deltas(Ctx* x, int u, int sigmask) noexcept nogil:
+    # the flush draws of the suits other than the up suit in the group sigmask, for plan u: the
+    # outcomes taking the new ranks at positions tmask from suit tau add delta(tau, tmask) each
+    cdef int e, tau, tmask
+    cdef int64_t d, dmin, low = 0
+    cdef int128 total = 0
+    if not (x.wl_ok >> sigmask) & 1:
+        _group_weights(x, sigmask)
+    for tau in range(4):
+        dmin = 0
+        for e in range(x.wl_n[sigmask][tau]):
+            tmask = x.wl_t[sigmask][tau][e]
+            d = _delta_of(x, u, tau, tmask)
+            total += (<int128> x.wl_w[sigmask][tau][e]) * d
+            if d < dmin:
+                dmin = d
+        low += dmin
+    x.group_sum[u][sigmask] = total
+    x.group_low[u][sigmask] = low
+    x.group_ok[u] |= 1 << sigmask
+
+
 cdef void _multiset(Ctx* x) noexcept nogil:
     """Every exchange outcome whose new cards have the rank multiset x.mult, for every discard.
 
@@ -1215,16 +1291,16 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef const EvalTables* t = tables()
     cdef const Deal* D = x.D
     cdef const Settings* st = x.st
-    cdef int i, j, r, nr = 0, sig_ranks = 0, sigmask, tau, tmask, pi, km, player, p, n_fl, ok
-    cdef int R[5]
-    cdef int Mr[5]
-    cdef int Sr[5]
+    cdef int i, j, r, nr = 0, sig_ranks = 0, sigmask, pi, km, player, p, n_fl, ok
+    cdef int* R = x.R
+    cdef int* Mr = x.Mr
+    cdef int* Sr = x.Sr
     cdef int fl_suit[4]
     cdef int fl_sig[4]
     cdef int cards[5]
     cdef int new[5]
     cdef uint32_t key_new = 0, key
-    cdef int64_t cnt, w, A, nq, low, d, dmin, v, total_leaves = 1
+    cdef int64_t cnt, A, nq, v, low, total_leaves = 1
     cdef int128 total
     cdef uint16_t ys[4]
     cdef bint buy_rel, thrown
@@ -1245,10 +1321,19 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                 sig_ranks |= 1 << nr
             total_leaves *= BINOM[_popcount(Sr[nr])][Mr[nr]]
             key_new += RK[r] * x.mult[r]
-            x.R[nr] = r
             x.position[r] = nr
             nr += 1
     x.nr = nr
+    x.sig_ranks = sig_ranks
+    x.wl_ok = 0
+    for sigmask in range(1 << nr):
+        x.bits[sigmask] = _rank_bits_masked(R, nr, sigmask)
+        cnt = 0
+        if not sigmask & ~sig_ranks:
+            cnt = 1
+            for j in range(nr):
+                cnt *= _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1), Mr[j] - ((sigmask >> j) & 1))
+        x.group_count[sigmask] = cnt
     x.outcomes += total_leaves
     x.n_plans = 0
     x.ms = _ms_index(x.mult)
@@ -1289,32 +1374,28 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                     ok = 0
             if ok:
                 fl_suit[n_fl] = pi
-                fl_sig[n_fl] = _rank_bits(R, nr) if pi == D.sigma else 0
+                fl_sig[n_fl] = x.bits[(1 << nr) - 1] if pi == D.sigma else 0
                 n_fl += 1
         for sigmask in range(1 << nr):
-            if sigmask & ~sig_ranks:
-                continue
-            cnt = 1
-            for j in range(nr):
-                cnt *= _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1), Mr[j] - ((sigmask >> j) & 1))
+            cnt = x.group_count[sigmask]
             if cnt == 0:
                 continue
             # the deck of this group, the up suit as it is, the other suits with every card in
             for j in range(4):
                 ys[j] = D.ys0[j]
-            ys[D.sigma] &= ~_rank_bits_masked(R, nr, sigmask)
+            ys[D.sigma] &= ~x.bits[sigmask]
             if x.card_by_card:
                 x.unsafe_sig[x.n_unsafe] = sigmask
                 x.unsafe_masks[x.n_unsafe] = 1 << i
                 _merge_unsafe(x)
                 continue
-            f = _slot(x, _rank_bits_masked(R, nr, sigmask))
+            f = _slot(x, x.bits[sigmask])
             nq = info.nq_blind + f.at_qualifier
             if not buy_rel:
                 v = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL,
                            False, 0, info.blind[km])
                 for j in range(n_fl):
-                    if fl_sig[j] == _rank_bits_masked(R, nr, sigmask):
+                    if fl_sig[j] == x.bits[sigmask]:
                         cnt -= 1
                 x.acc[km] += (<int128> cnt) * _floor(x, v)
                 continue
@@ -1328,24 +1409,10 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             total = (<int128> cnt) * A
             low = A
             if thrown:
-                for tau in range(4):
-                    if tau == D.sigma:
-                        continue
-                    dmin = 0
-                    for tmask in range(1 << nr):
-                        if not _taken_ok(Sr, nr, tmask, tau):
-                            continue
-                        w = 1
-                        for j in range(nr):
-                            w *= _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1) - ((Sr[j] >> tau) & 1),
-                                       Mr[j] - ((sigmask >> j) & 1) - ((tmask >> j) & 1))
-                        if w == 0:
-                            continue
-                        d = _delta_of(x, u, tau, tmask)
-                        total += (<int128> w) * d
-                        if d < dmin:
-                            dmin = d
-                    low += dmin
+                if not (x.group_ok[u] >> sigmask) & 1:
+                    _group_deltas(x, u, sigmask)
+                total += x.group_sum[u][sigmask]
+                low += x.group_low[u][sigmask]
             if not x.forced and low < -x.n * x.den:
                 # the fold floor may bind for some outcomes: take this group card by card
                 x.unsafe_sig[x.n_unsafe] = sigmask
@@ -1354,7 +1421,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                 continue
             # the flush outcomes counted above as non-flush come out again
             for j in range(n_fl):
-                if fl_sig[j] == _rank_bits_masked(R, nr, sigmask):
+                if fl_sig[j] == x.bits[sigmask]:
                     _flush_new(R, nr, fl_suit[j], new)
                     total -= _outcome_value(x, new, nr, player)
             x.acc[km] += total
@@ -1367,7 +1434,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     if x.n_unsafe:
         # sigmask stored as rank positions; the card-by-card path compares rank bits
         for j in range(x.n_unsafe):
-            x.unsafe_sig[j] = _rank_bits_masked(R, nr, x.unsafe_sig[j])
+            x.unsafe_sig[j] = x.bits[x.unsafe_sig[j]]
         x.n_new = 0
         _suits(x, 0)
 
@@ -1382,13 +1449,6 @@ cdef void _merge_unsafe(Ctx* x) noexcept nogil:
     x.n_unsafe += 1
 
 
-cdef inline int _rank_bits(const int* R, int nr) noexcept nogil:
-    cdef int j, out = 0
-    for j in range(nr):
-        out |= 1 << R[j]
-    return out
-
-
 cdef inline int _rank_bits_masked(const int* R, int nr, int positions) noexcept nogil:
     # rank bit set of the positions (into R) set in ``positions``
     cdef int j, out = 0
@@ -1396,15 +1456,6 @@ cdef inline int _rank_bits_masked(const int* R, int nr, int positions) noexcept 
         if (positions >> j) & 1:
             out |= 1 << R[j]
     return out
-
-
-cdef inline bint _taken_ok(const int* Sr, int nr, int tmask, int tau) noexcept nogil:
-    # the new cards can include suit tau exactly at the positions of tmask
-    cdef int j
-    for j in range(nr):
-        if (tmask >> j) & 1 and not (Sr[j] >> tau) & 1:
-            return False
-    return True
 
 
 cdef inline void _flush_new(const int* R, int nr, int suit, int* new) noexcept nogil:
@@ -1500,10 +1551,9 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     cdef int64_t* pref
     cdef Filter* slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
     cdef Filter** filter_of = <Filter**> malloc(8192 * sizeof(Filter*))
-    cdef BuyPlan* plans = <BuyPlan*> malloc(MS_PLANS * sizeof(BuyPlan))
     cdef int128 acc[32]
     cdef int64_t counts[7]
-    cdef int i, j, c, k, player, p, a1, a2, a3
+    cdef int i, j, c, k, u, player, p, a1, a2, a3
     cdef int a[13]
     cdef uint16_t ys[4]
     cdef uint8_t six[6]
@@ -1553,9 +1603,8 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                 if _buys(&st, player, p):
                     # the deck is that of a one-card exchange drawing this rank: its plans
                     _shared_room(1)
-                    _shared_plan(D, &st, a, D.n0 - 1, player, p, MS_OFF[1] + (c >> 2), &rank_plan)
-                    _plan_finish(D, &rank_plan, ys, plans)
-                    excess = _deck_excess(D, plans, a, ys)
+                    u = _shared_plan(D, &st, a, D.n0 - 1, player, p, MS_OFF[1] + (c >> 2), &rank_plan)
+                    excess = _deck_excess(u, &rank_plan, a, ys, D.sigma)
                 v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, NULL, True, excess)
                 total += v if v > -n * den else -n * den
                 a[c >> 2] += 1
@@ -1574,7 +1623,6 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             filter_of[i] = NULL
         x.acc = acc
         x.card_by_card = card_by_card
-        x.plans = plans
         for k in exchange_counts:
             x.k = k
             x.forced = k in forced_counts
@@ -1601,7 +1649,6 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         free(D)
         free(slots)
         free(filter_of)
-        free(plans)
     return result
 
 

@@ -245,6 +245,31 @@ def tables_check(
                "solved again and equal")
 
 
+@tables_app.command("compact")
+def tables_compact(
+    table: TableOption = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Directory of the compact table "
+                                                "(default: tables/<rules>-compact).")] = None,
+    rules: RulesOption = "russian",
+) -> None:
+    """Write the compact table of a full one: best action and EV, runner-up and EV, insurance."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    r = rules_mod.load(rules)
+    found = tables_mod.Table(table) if table else tables_mod.find_table(r, tables_mod.default_roots())
+    if found is None:
+        raise InputError(f"no table of the rules {r.name} ({r.fingerprint}); use --table")
+    found.check_rules(r)
+    directory = out or Path("tables") / f"{r.name}-compact"
+    with Progress(TextColumn("compacting shards"), BarColumn(), MofNCompleteColumn(), console=_err) as bar:
+        task = bar.add_task("compact", total=None)
+        result = tables_mod.compact(found, directory, lambda d, t: bar.update(task, completed=d, total=t))
+    n = len(result.written) + len(result.kept)
+    _err.print(f"{directory}: {n} of {result.shards_total} shards ({len(result.written)} written, "
+               f"{len(result.kept)} already there), {result.bytes / 1e6:.1f} MB"
+               + ("" if n == result.shards_total else "; the source table is not complete"))
+
+
 @tables_app.command("query")
 def tables_query(
     cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "As Ks Qd 7c 2h".')],

@@ -29,7 +29,7 @@ def exact(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def _ev(x: Fraction) -> str:
+def _ev(x: Fraction | float) -> str:
     return f"{float(x):+.9f}"
 
 
@@ -134,18 +134,21 @@ def answer_json(a: Answer, table: Table) -> dict[str, Any]:
     return {"hand": format_cards(a.hand).split(), "up_card": format_cards([a.up_card]),
             "source": {"table": str(table.directory), "fingerprint": table.fingerprint,
                        "solver_version": table.manifest["solver_version"]},
-            "best": {"action": a.best, "ev": float(a.best_ev), "ev_exact": exact(a.best_ev)},
+            "best": {"action": a.best, "ev": float(a.best_ev),
+                     "ev_exact": exact(a.best_ev) if isinstance(a.best_ev, Fraction) else None},
             "second": {"action": a.second, "ev": a.second_ev}, "insurance_size": a.insurance,
             "options": [{"action": label, "ev": ev} for label, ev in a.options]}
 
 
 def answer_text(a: Answer, table: Table) -> str:
+    kind = "compact strategy table" if table.compact else "strategy table"
     lines = [f"{format_cards(a.hand)} | dealer shows {format_cards([a.up_card])}",
-             f"from the strategy table {table.directory} (rules {table.manifest['rules'].get('name')}, "
+             f"from the {kind} {table.directory} (rules {table.manifest['rules'].get('name')}, "
              f"{table.fingerprint}); --solve for the exact value of every option", ""]
-    lines += [f"  {ev:+.6f}  {label}" for label, ev in a.options]
-    lines += ["", f"best: {a.best}  (EV {_ev(a.best_ev)} = {exact(a.best_ev)})",
-              f"runner-up: {a.second}  (EV {a.second_ev:+.6f})"]
+    if a.options:
+        lines += [f"  {ev:+.6f}  {label}" for label, ev in a.options] + [""]
+    best_ev = f"{_ev(a.best_ev)} = {exact(a.best_ev)}" if isinstance(a.best_ev, Fraction) else _ev(a.best_ev)
+    lines += [f"best: {a.best}  (EV {best_ev})", f"runner-up: {a.second}  (EV {a.second_ev:+.6f})"]
     if a.insurance:
         lines.append(f"when betting this hand, insure {a.insurance} antes if the dealer has no game")
     return "\n".join(lines) + "\n"

@@ -28,6 +28,10 @@ x01 ... x31   float32    EV of exchanging the cards of the representative hand a
 
 Action codes: 0 fold, 1 bet, 2 sixth card, 2 + mask for an exchange (mask 1..31 over the
 representative hand's five cards in sorted order).
+
+A *compact* table (``compact``; ``"compact": true`` in its manifest) keeps only the columns
+``COMPACT_COLUMNS`` — key, weight, best, best_ev, second, second_ev (float32), insurance — in the
+same shards: the table to ship (about 0.5 MB a shard).
 """
 
 from __future__ import annotations
@@ -60,7 +64,8 @@ CHUNK_ROWS = 512
 MANIFEST = "manifest.json"
 CHUNKS = ".chunks"  # finished chunks of unfinished shards, so that a killed build loses little
 EXCHANGE_COLUMNS = tuple(f"x{mask:02d}" for mask in range(1, 32))
-COMPACT_COLUMNS = ("key", "weight", "best", "best_ev", "best_num", "best_den", "second", "second_ev")
+#: the compact table (``compact``): the best action and the runner-up with their EVs
+COMPACT_COLUMNS = ("key", "weight", "best", "best_ev", "second", "second_ev", "insurance")
 _INT_COLUMNS = {"key": np.int64, "weight": np.int32, "best": np.uint8, "best_num": np.int64,
                 "best_den": np.int64, "second": np.uint8, "insurance": np.uint8}
 
@@ -84,14 +89,19 @@ def class_keys(hands: np.ndarray, up_cards: np.ndarray) -> np.ndarray:
     return _hand_keys(hands) * 52 + up_cards.astype(np.int64)
 
 
-def _schema(rules: Rules) -> Any:
+def _schema(metadata: dict[bytes, bytes], compact: bool = False) -> Any:
     import pyarrow as pa
 
+    if compact:
+        # the runner-up's EV only ranks it: float32 (7 digits) halves the largest column
+        return pa.schema([pa.field(name, pa.float32() if name == "second_ev" else
+                                   pa.from_numpy_dtype(np.dtype(_INT_COLUMNS.get(name, np.float64))))
+                          for name in COMPACT_COLUMNS], metadata={**metadata, b"rpoker.compact": b"true"})
     fields = [pa.field(name, pa.from_numpy_dtype(np.dtype(_INT_COLUMNS.get(name, np.float64))))
               for name in ("key", "weight", "best", "best_ev", "best_num", "best_den", "second",
                            "second_ev", "insurance", "bet")]
     fields += [pa.field(name, pa.float32()) for name in ("sixth", *EXCHANGE_COLUMNS)]
-    return pa.schema(fields, metadata=_metadata(rules))
+    return pa.schema(fields, metadata=metadata)
 
 
 def _metadata(rules: Rules) -> dict[bytes, bytes]:
@@ -228,16 +238,24 @@ def _write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
     _write_atomic(directory / MANIFEST, lambda p: p.write_text(text))
 
 
-def _write_shard(directory: Path, shard: int, rules: Rules, columns: dict[str, np.ndarray]) -> dict[str, Any]:
+def _write_shard(directory: Path, shard: int, metadata: dict[bytes, bytes], columns: dict[str, np.ndarray],
+                 compact: bool = False) -> dict[str, Any]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = _schema(rules)
+    schema = _schema(metadata, compact)
     table = pa.table([pa.array(columns[f.name], type=f.type) for f in schema], schema=schema)
     path = shard_path(directory, shard)
+    if compact:
+        # made to be shipped: sorted keys as deltas, the float32 EVs split by byte (zstd finds
+        # more in them), the strongest zstd level (read speed is the same)
+        options: dict[str, Any] = {"use_dictionary": ["weight", "best", "second", "insurance"],
+                                   "column_encoding": {"key": "DELTA_BINARY_PACKED", "second_ev": "BYTE_STREAM_SPLIT"},
+                                   "compression_level": 19}
+    else:
+        options = {"use_dictionary": ["best", "second", "insurance"]}
     _write_atomic(path, lambda p: pq.write_table(
-        table, p, compression="zstd", row_group_size=len(table),
-        use_dictionary=["best", "second", "insurance"], write_statistics=["key"]))
+        table, p, compression="zstd", row_group_size=len(table), write_statistics=["key"], **options))
     keys = columns["key"]
     return {"rows": len(keys), "first_key": int(keys[0]), "last_key": int(keys[-1]),
             "bytes": path.stat().st_size, "sha256": _sha256(path)}
@@ -319,6 +337,9 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
                              f"fingerprint {manifest['fingerprint']}); choose another --out")
         if manifest["shard_rows"] != shard_rows:
             raise InputError(f"{directory} was built with {manifest['shard_rows']} rows per shard, not {shard_rows}")
+        if manifest.get("compact"):
+            raise InputError(f"{directory} holds a compact table (made by `rpoker tables compact`); "
+                             "build into another directory")
         if manifest["solver_version"] != __version__:
             raise InputError(f"{directory} was built by rpoker {manifest['solver_version']}, this is {__version__}: "
                              "build into a new directory")
@@ -377,7 +398,7 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
             merged[name][order[s] - rows.start] = in_order
         merged["key"] = keys[rows.start:rows.stop]
         merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
-        manifest["shards"][str(s)] = _write_shard(directory, s, rules, merged)
+        manifest["shards"][str(s)] = _write_shard(directory, s, _metadata(rules), merged)
         _write_manifest(directory, manifest)
         for path in (directory / CHUNKS).glob(f"{s:05d}-*.npz"):
             path.unlink()
@@ -401,6 +422,64 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
     with contextlib.suppress(OSError):
         (directory / CHUNKS).rmdir()  # when every shard begun was finished
     return BuildReport(directory, tuple(todo), tuple(kept), tuple(redone), total, time.perf_counter() - t0, reused)
+
+
+@dataclass(frozen=True)
+class CompactReport:
+    """What ``compact`` did."""
+
+    directory: Path
+    written: tuple[int, ...]    # shards compacted now
+    kept: tuple[int, ...]       # shards compacted before from the same source file
+    shards_total: int
+    bytes: int                  # size of the compact table's shards
+
+
+def compact(source: Table, directory: Path, progress: Callable[[int, int], None] | None = None) -> CompactReport:
+    """Write the compact table of the full table ``source`` into ``directory``: per class its
+    best action and EV (float64), the runner-up and its EV (float32) and the insurance size,
+    in shards and a manifest like the full table's (``"compact": true``). Shards compacted
+    before from the same source file are kept, so it resumes like a build; the shards missing
+    from the source are missing from the compact table too. ``progress(done, total)`` per shard.
+    """
+    directory = Path(directory)
+    if source.compact:
+        raise InputError(f"{source.directory} is already a compact table")
+    if directory.resolve() == source.directory.resolve():
+        raise InputError("the compact table needs its own directory (--out)")
+    if (directory / MANIFEST).exists():
+        manifest = read_manifest(directory)
+        if not manifest.get("compact") or manifest["fingerprint"] != source.fingerprint \
+                or manifest["shard_rows"] != source.manifest["shard_rows"]:
+            raise InputError(f"{directory} holds another table; choose another --out")
+    else:
+        directory.mkdir(parents=True, exist_ok=True)
+        manifest = {**{k: v for k, v in source.manifest.items() if k != "shards"}, "compact": True, "shards": {}}
+        _write_manifest(directory, manifest)
+    for stray in directory.glob(".*.tmp-*"):
+        stray.unlink()
+    shards = sorted(int(s) for s in source.manifest["shards"])
+    written, kept = [], []
+    for i, s in enumerate(shards):
+        entry = source.manifest["shards"][str(s)]
+        done = manifest["shards"].get(str(s))
+        if done is not None and done.get("source_sha256") == entry["sha256"] and _check_shard(directory, s, done):
+            kept.append(s)
+        else:
+            if not _check_shard(source.directory, s, entry):
+                raise InputError(f"shard {s} of {source.directory} does not match its checksum; "
+                                 "run `rpoker tables build` to redo it")
+            data = source._read(s, COMPACT_COLUMNS)
+            columns = {name: data.column(name).to_numpy() for name in COMPACT_COLUMNS}
+            manifest["shards"][str(s)] = {**_write_shard(directory, s, {k: v for k, v in data.schema.metadata.items() if k.startswith(b"rpoker.")},
+                             columns, compact=True),
+                                          "source_sha256": entry["sha256"]}
+            _write_manifest(directory, manifest)
+            written.append(s)
+        if progress is not None:
+            progress(i + 1, len(shards))
+    size = sum(int(manifest["shards"][str(s)]["bytes"]) for s in shards)
+    return CompactReport(directory, tuple(written), tuple(kept), int(manifest["shards_total"]), size)
 
 
 def _tagged(s: int, start: int, hands: np.ndarray, up_cards: np.ndarray,
@@ -440,11 +519,11 @@ class Answer:
     key: int
     weight: int
     best: str
-    best_ev: Fraction
+    best_ev: Fraction | float   # exact from a full table, float64 from a compact one
     second: str
     second_ev: float
     insurance: int
-    options: tuple[tuple[str, float], ...]  # every option with its EV, best first (full tables)
+    options: tuple[tuple[str, float], ...]  # every option with its EV, best first (full tables; () compact)
 
 
 class Table:
@@ -455,6 +534,7 @@ class Table:
         self.manifest = read_manifest(self.directory)
         self._first = sorted((entry["first_key"], int(s)) for s, entry in self.manifest["shards"].items())
         self._shards: dict[int, tuple[Any, np.ndarray]] = {}
+        self.compact = bool(self.manifest.get("compact", False))
 
     @property
     def fingerprint(self) -> str:
@@ -494,7 +574,8 @@ class Table:
         except Exception as exc:  # pyarrow raises several types for a damaged file
             raise InputError(f"corrupt shard file {path}: {exc}") from None
         meta = data.schema.metadata or {}
-        if meta.get(b"rpoker.fingerprint", b"").decode() != self.fingerprint or data.num_rows != entry["rows"]:
+        if (meta.get(b"rpoker.fingerprint", b"").decode() != self.fingerprint or data.num_rows != entry["rows"]
+                or (meta.get(b"rpoker.compact") == b"true") != self.compact):
             raise InputError(f"shard file {path} does not belong to this table; run `rpoker tables build`")
         return data
 
@@ -519,17 +600,19 @@ class Table:
                 return "exchange " + format_cards(c.to_user([x for i, x in enumerate(rep) if (code - 2) >> i & 1]))
             return label
 
-        options = [("fold", -1.0), ("bet", data["bet"])]
-        if data["sixth"] is not None and not np.isnan(data["sixth"]):
-            options.append(("sixth card", data["sixth"]))
-        for mask in range(1, 32):
-            v = data[EXCHANGE_COLUMNS[mask - 1]]
-            if v is not None and not np.isnan(v):
-                options.append((user(2 + mask), v))
-        options.sort(key=lambda o: -o[1])
-        return Answer(tuple(hand), up_card, key, data["weight"], user(data["best"]),
-                      Fraction(data["best_num"], data["best_den"]), user(data["second"]), data["second_ev"],
-                      data["insurance"], tuple(options))
+        options = []
+        if not self.compact:
+            options = [("fold", -1.0), ("bet", data["bet"])]
+            if data["sixth"] is not None and not np.isnan(data["sixth"]):
+                options.append(("sixth card", data["sixth"]))
+            for mask in range(1, 32):
+                v = data[EXCHANGE_COLUMNS[mask - 1]]
+                if v is not None and not np.isnan(v):
+                    options.append((user(2 + mask), v))
+            options.sort(key=lambda o: -o[1])
+        best_ev = data["best_ev"] if self.compact else Fraction(data["best_num"], data["best_den"])
+        return Answer(tuple(hand), up_card, key, data["weight"], user(data["best"]), best_ev,
+                      user(data["second"]), data["second_ev"], data["insurance"], tuple(options))
 
 
 def find_table(rules: Rules, roots: Sequence[Path]) -> Table | None:
@@ -593,7 +676,8 @@ def check(table: Table, rules: Rules, spot: int = 20, seed: int = 0,
     for k in rng.sample(range(N_CLASSES), spot):
         hand, up = tuple(int(c) for c in hands[k]), int(ups[k])
         answer, solved = table.lookup(hand, up), solve(hand, up, rules)
-        if answer.best_ev != solved.best.ev or answer.best != solved.best.label:
+        if answer.best_ev != (float(solved.best.ev) if table.compact else solved.best.ev) \
+                or answer.best != solved.best.label:
             raise InputError(f"class {format_cards(hand)} | {format_cards([up])}: the table says {answer.best} "
                              f"{answer.best_ev}, the solver {solved.best.label} {solved.best.ev}")
     return CheckReport(manifest["shards_total"], rows, total_weight, spot)

@@ -170,6 +170,38 @@ def test_cli_query_and_best_from_a_table(built, tmp_path):
     assert out.exit_code == 2 and "other rules" in out.output
 
 
+def test_compact_table_answers_like_the_full_one(built, tmp_path):
+    full, out = tables.Table(built), tmp_path / "compact"
+    report = tables.compact(full, out)
+    assert report.written == (0, 1) and report.kept == () and report.shards_total == full.manifest["shards_total"]
+    small = tables.Table(out)
+    assert small.compact and not full.compact and small.fingerprint == full.fingerprint
+    assert pq.read_table(tables.shard_path(out, 0)).column_names == list(tables.COMPACT_COLUMNS)
+    hands, ups, _ = enumerate_classes()
+    for k in range(2 * ROWS):
+        for perm in (0, 9):
+            hand, up = [int(PERM_CARD[perm][c]) for c in hands[k]], int(PERM_CARD[perm][ups[k]])
+            a, b = full.lookup(hand, up), small.lookup(hand, up)
+            assert (b.best, b.second, b.insurance, b.weight) == (a.best, a.second, a.insurance, a.weight)
+            assert b.best_ev == float(a.best_ev) and b.second_ev == np.float32(a.second_ev)
+            assert b.options == ()
+    # run again: nothing to do; a damaged compact shard is written again
+    assert tables.compact(full, out).kept == (0, 1)
+    tables.shard_path(out, 1).write_bytes(b"damaged")
+    assert tables.compact(full, out).written == (1,)
+    with pytest.raises(InputError, match="already a compact"):
+        tables.compact(small, tmp_path / "again")
+    with pytest.raises(InputError, match="own directory"):
+        tables.compact(full, built)
+    with pytest.raises(InputError, match="compact table"):
+        tables.build(rules.DEFAULT, out, shard_rows=ROWS, shards=[0])
+    cards, up = format_cards(hands[1]), format_cards([ups[1]])
+    result = runner.invoke(app, ["tables", "query", cards, "--up", up, "--table", str(out)])
+    assert result.exit_code == 0 and "from the compact strategy table" in result.output, result.output
+    result = runner.invoke(app, ["tables", "compact", "--table", str(built), "--out", str(tmp_path / "cli")])
+    assert result.exit_code == 0 and "2 of" in result.output and "not complete" in result.output, result.output
+
+
 def test_dask_backend_on_a_local_cluster(built, tmp_path):
     pytest.importorskip("dask.distributed")
     report = tables.build(rules.DEFAULT, tmp_path, backend="dask", shard_rows=ROWS, shards=[1])
@@ -213,6 +245,10 @@ def test_full_caribbean_table_builds_and_checks(tmp_path):
     r = rules.load("caribbean")
     tables.build(r, tmp_path, jobs=2)
     result = tables.check(tables.Table(tmp_path), r, spot=50)
+    assert result.rows == 5_649_150 and result.weight == 122_151_120
+    compact = tables.compact(tables.Table(tmp_path), tmp_path / "compact")
+    assert len(compact.written) == compact.shards_total and compact.bytes < 60e6
+    result = tables.check(tables.Table(tmp_path / "compact"), r, spot=50)
     assert result.rows == 5_649_150 and result.weight == 122_151_120
 
 
