@@ -742,31 +742,21 @@ cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
     return st.buy_on and player >= st.buy_from and 2 * p + st.win_extra > st.buy_fee + 1
 
 
-cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
-                    const int* a, const uint16_t* ys, int ysize, int player, int p,
-                    int64_t nq, int64_t n, int64_t den, int64_t* counts,
-                    bint excess_given=False, int64_t given=0, const int64_t* blind=NULL) noexcept nogil:
-    """Numerator over n * den of betting a final hand, with the best insurance.
-
-    With ``excess_given``, the buy's part is ``given`` (the caller's), else it is computed.
-    ``blind``: the dealer hands below the player and below the next strength by ranks alone
-    (pref's), when the caller has them.
-    """
-    cdef int64_t win = 0, tie = 0, lose, below, upto, excess = 0, e, value
+cdef inline int64_t _bet(const Settings* st, const Filter* f, int player, int p, int64_t nq,
+                         const int64_t* blind, int64_t n, int64_t den, int64_t excess,
+                         int64_t* counts) noexcept nogil:
+    """Numerator over n * den of betting a final hand, with the best insurance, from the dealer
+    hands below the player and below the next strength by ranks alone (``blind``, of the deck's
+    blind prefix), the dealer flushes left (``f``) and the buy's excess."""
+    cdef int64_t win = 0, tie = 0, lose, below, upto, e, value
     if player >= st.qualifier:
-        if blind != NULL:
-            below = blind[0] + _flush_part(f, player)
-            upto = blind[1] + _flush_part(f, player + 1)
-        else:
-            below = _L(D, pref, f, player)
-            upto = _L(D, pref, f, player + 1)
+        below = blind[0] + _flush_part(f, player)
+        upto = blind[1] + _flush_part(f, player + 1)
         win = below - nq
         tie = upto - below
         lose = n - upto
     else:
         lose = n - nq
-    if _buys(st, player, p):
-        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p)
     value = den * ((2 * p + st.win_extra) * win - 3 * lose + nq) + excess
     if player >= st.insurance_from and st.insurance_max * p >= st.insurance_min:
         e = nq - win - (tie if st.tie_loses else 0)
@@ -781,6 +771,23 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
         counts[5] = excess
         counts[6] = den
     return value
+
+
+cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
+                    const int* a, const uint16_t* ys, int ysize, int player, int p,
+                    int64_t nq, int64_t n, int64_t den, int64_t* counts,
+                    bint excess_given=False, int64_t given=0) noexcept nogil:
+    """_bet of a final hand against the deck ``a`` (``ys`` by suit; ``pref`` its blind prefix).
+
+    With ``excess_given``, the buy's part is ``given`` (the caller's), else it is computed.
+    """
+    cdef int64_t blind[2]
+    cdef int64_t excess = 0
+    blind[0] = pref[D.ms_below[player]]
+    blind[1] = pref[D.ms_below[player + 1]]
+    if _buys(st, player, p):
+        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p)
+    return _bet(st, f, player, p, nq, blind, n, den, excess, counts)
 
 
 cdef object _py(int128 x):
@@ -1300,9 +1307,8 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int cards[5]
     cdef int new[5]
     cdef uint32_t key_new = 0, key
-    cdef int64_t cnt, A, nq, v, low, total_leaves = 1
+    cdef int64_t cnt, A, nq, v, low, w0, w1, total_leaves = 1
     cdef int128 total
-    cdef uint16_t ys[4]
     cdef bint buy_rel, thrown
     cdef int u
     cdef bint have_plan
@@ -1326,14 +1332,17 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     x.nr = nr
     x.sig_ranks = sig_ranks
     x.wl_ok = 0
-    for sigmask in range(1 << nr):
-        x.bits[sigmask] = _rank_bits_masked(R, nr, sigmask)
-        cnt = 0
-        if not sigmask & ~sig_ranks:
-            cnt = 1
-            for j in range(nr):
-                cnt *= _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1), Mr[j] - ((sigmask >> j) & 1))
-        x.group_count[sigmask] = cnt
+    # by doubling over the positions: the rank bits and the outcomes of every sigmask (a
+    # product of one factor per position: its rank's card of the up suit taken or not)
+    x.bits[0] = 0
+    x.group_count[0] = 1
+    for j in range(nr):
+        w0 = _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1), Mr[j])
+        w1 = _ways(_popcount(Sr[j]) - 1, Mr[j] - 1) if (sig_ranks >> j) & 1 else 0
+        for sigmask in range(1 << j):
+            x.bits[sigmask | (1 << j)] = x.bits[sigmask] | (1 << R[j])
+            x.group_count[sigmask | (1 << j)] = x.group_count[sigmask] * w1
+            x.group_count[sigmask] *= w0
     x.outcomes += total_leaves
     x.n_plans = 0
     x.ms = _ms_index(x.mult)
@@ -1380,10 +1389,6 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             cnt = x.group_count[sigmask]
             if cnt == 0:
                 continue
-            # the deck of this group, the up suit as it is, the other suits with every card in
-            for j in range(4):
-                ys[j] = D.ys0[j]
-            ys[D.sigma] &= ~x.bits[sigmask]
             if x.card_by_card:
                 x.unsafe_sig[x.n_unsafe] = sigmask
                 x.unsafe_masks[x.n_unsafe] = 1 << i
@@ -1392,8 +1397,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             f = _slot(x, x.bits[sigmask])
             nq = info.nq_blind + f.at_qualifier
             if not buy_rel:
-                v = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL,
-                           False, 0, info.blind[km])
+                v = _bet(st, f, player, p, nq, info.blind[km], x.n, x.den, 0, NULL)
                 for j in range(n_fl):
                     if fl_sig[j] == x.bits[sigmask]:
                         cnt -= 1
@@ -1404,8 +1408,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                 # its band with its payout
                 u = _plan_of(x, player, p)
                 have_plan = True
-            A = _value(D, st, x.pref, f, x.a, ys, x.ysize, player, p, nq, x.n, x.den, NULL,
-                       True, _excess_of(x, u, sigmask), info.blind[km])
+            A = _bet(st, f, player, p, nq, info.blind[km], x.n, x.den, _excess_of(x, u, sigmask), NULL)
             total = (<int128> cnt) * A
             low = A
             if thrown:
