@@ -62,7 +62,7 @@ SCHEMA_VERSION = 1
 SHARD_ROWS = 65_536
 CHUNK_ROWS = 512
 MANIFEST = "manifest.json"
-CHUNKS = ".chunks"  # finished chunks of unfinished shards, so that a killed build loses little
+CHUNKS = ".chunks"  # finished chunks of an unfinished build, so that a killed build loses little
 EXCHANGE_COLUMNS = tuple(f"x{mask:02d}" for mask in range(1, 32))
 #: the compact table (``compact``): the best action and the runner-up with their EVs
 COMPACT_COLUMNS = ("key", "weight", "best", "best_ev", "second", "second_ev", "insurance")
@@ -261,23 +261,23 @@ def _write_shard(directory: Path, shard: int, metadata: dict[bytes, bytes], colu
             "bytes": path.stat().st_size, "sha256": _sha256(path)}
 
 
-def _chunk_path(directory: Path, shard: int, start: int) -> Path:
-    return directory / CHUNKS / f"{shard:05d}-{start:07d}.npz"
+def _chunk_path(directory: Path, start: int) -> Path:
+    return directory / CHUNKS / f"rows-{start:07d}.npz"
 
 
-def _save_chunk(directory: Path, shard: int, start: int, rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+def _save_chunk(directory: Path, start: int, rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as f:
             np.savez(f, rows=rows, **columns)
 
-    path = _chunk_path(directory, shard, start)
+    path = _chunk_path(directory, start)
     path.parent.mkdir(exist_ok=True)
     _write_atomic(path, write)
 
 
-def _load_chunk(directory: Path, shard: int, start: int, rows: np.ndarray) -> dict[str, np.ndarray] | None:
+def _load_chunk(directory: Path, start: int, rows: np.ndarray) -> dict[str, np.ndarray] | None:
     """A chunk saved by an earlier build, if it is there and holds these rows; else None."""
-    path = _chunk_path(directory, shard, start)
+    path = _chunk_path(directory, start)
     if not path.exists():
         return None
     try:
@@ -314,9 +314,12 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
           progress: Callable[[int, int], None] | None = None, chunk_rows: int = CHUNK_ROWS) -> BuildReport:
     """Solve the shards (all by default) of the table of ``rules`` in ``directory``; resumable.
 
-    Workers solve chunks of ``chunk_rows`` classes; each finished chunk is saved (under
-    ``.chunks``) and a shard is written when all of its chunks are in, then its chunks are
-    removed: a build killed and started again solves only the chunks it had not finished.
+    The classes to solve are taken in rank order across all the shards to build (the suit
+    classes of a rank-level deal lie in several shards; solved one after the other they share
+    the solver's rank-level work), in chunks of ``chunk_rows`` that workers take. Each finished
+    chunk is saved (under ``.chunks``), a shard is written when all of its rows are in, and the
+    chunks are removed when every shard is: a build killed and started again solves only the
+    chunks it had not finished.
     ``progress(done, total)`` is called with the classes solved as work completes (``total``:
     the classes left to solve).
     """
@@ -363,64 +366,71 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
         todo.append(s)
     hands, up_cards, weights = enumerate_classes()
     keys = class_keys(hands, up_cards)
-    # a shard's rows in rank order, so that a chunk holds whole rank-level deals (their suit
-    # classes share the solver's work); chunks are slices of that order
-    order = {s: plan.rows(s).start + rank_order(hands[plan.rows(s)], up_cards[plan.rows(s)]) for s in todo}
-    pending: dict[int, dict[int, dict[str, np.ndarray]]] = {s: {} for s in todo}
+    todo_rows = np.concatenate([np.arange(plan.rows(s).start, plan.rows(s).stop) for s in todo] or [[]]).astype(np.int64)
+    order = todo_rows[rank_order(hands[todo_rows], up_cards[todo_rows])]
+    results: dict[int, dict[str, np.ndarray]] = {}   # the columns of each shard, filled as chunks come in
+    filled = dict.fromkeys(todo, 0)
 
-    def chunk(s: int, start: int) -> np.ndarray:
-        return order[s][start:start + chunk_rows]
+    def chunk(start: int) -> np.ndarray:
+        return order[start:start + chunk_rows]
+
+    def take(rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+        shard_of = rows // shard_rows
+        for s in np.unique(shard_of).tolist():
+            mine = shard_of == s
+            local = rows[mine] - plan.rows(s).start
+            if s not in results:
+                results[s] = {name: np.empty(len(plan.rows(s)), col.dtype) for name, col in columns.items()}
+            into = results[s]
+            for name, col in columns.items():
+                into[name][local] = col[mine]
+            filled[s] += int(mine.sum())
 
     tasks, reused = [], 0
-    for s in todo:
-        for start in range(0, len(plan.rows(s)), chunk_rows):
-            saved = _load_chunk(directory, s, start, chunk(s, start))
-            if saved is None:
-                tasks.append((s, start))
-            else:
-                pending[s][start] = saved
-                reused += len(chunk(s, start))
-    total = sum(len(plan.rows(s)) for s in todo) - reused
+    for start in range(0, len(order), chunk_rows):
+        saved = _load_chunk(directory, start, chunk(start))
+        if saved is None:
+            tasks.append(start)
+        else:
+            take(chunk(start), saved)
+            reused += len(chunk(start))
+    total = len(order) - reused
     done = 0
     t0 = time.perf_counter()
 
     def finish(s: int) -> None:
-        # write the shard once all of its chunks are in, then drop them
+        # write the shard once all of its rows are in
         rows = plan.rows(s)
-        if sum(len(c["best"]) for c in pending[s].values()) != len(rows):
+        if filled[s] != len(rows) or s not in results:
             return
-        chunks = pending.pop(s)
-        parts = [chunks[k] for k in sorted(chunks)]
-        merged = {}
-        for name in parts[0]:
-            in_order = np.concatenate([p[name] for p in parts])
-            merged[name] = np.empty_like(in_order)
-            merged[name][order[s] - rows.start] = in_order
+        merged = results.pop(s)
         merged["key"] = keys[rows.start:rows.stop]
         merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
         manifest["shards"][str(s)] = _write_shard(directory, s, _metadata(rules), merged)
         _write_manifest(directory, manifest)
-        for path in (directory / CHUNKS).glob(f"{s:05d}-*.npz"):
-            path.unlink()
 
-    def run() -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
-        calls = (joblib.delayed(_tagged)(s, start, hands[chunk(s, start)], up_cards[chunk(s, start)], rules)
-                 for s, start in tasks)
+    def run() -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+        calls = (joblib.delayed(_tagged)(start, hands[chunk(start)], up_cards[chunk(start)], rules) for start in tasks)
         n_jobs = jobs if backend == "loky" else -1
         yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls)
 
     for s in todo:
-        finish(s)  # shards whose every chunk was saved by an earlier build
+        finish(s)  # shards whose every row was saved by an earlier build
     with _backend(backend, scheduler):
-        for s, start, columns in run() if tasks else ():
-            _save_chunk(directory, s, start, chunk(s, start), columns)
-            pending[s][start] = columns
+        for start, columns in run() if tasks else ():
+            _save_chunk(directory, start, chunk(start), columns)
+            take(chunk(start), columns)
             done += len(columns["best"])
             if progress is not None:
                 progress(done, total)
-            finish(s)
-    with contextlib.suppress(OSError):
-        (directory / CHUNKS).rmdir()  # when every shard begun was finished
+            for s in np.unique(chunk(start) // shard_rows).tolist():
+                finish(s)
+    if all(str(s) in manifest["shards"] for s in todo):
+        # every shard is written: the chunks (of this build or of older ones) are not needed
+        for path in (directory / CHUNKS).glob("*.npz"):
+            path.unlink()
+        with contextlib.suppress(OSError):
+            (directory / CHUNKS).rmdir()
     return BuildReport(directory, tuple(todo), tuple(kept), tuple(redone), total, time.perf_counter() - t0, reused)
 
 
@@ -482,9 +492,8 @@ def compact(source: Table, directory: Path, progress: Callable[[int, int], None]
     return CompactReport(directory, tuple(written), tuple(kept), int(manifest["shards_total"]), size)
 
 
-def _tagged(s: int, start: int, hands: np.ndarray, up_cards: np.ndarray,
-            rules: Rules) -> tuple[int, int, dict[str, np.ndarray]]:
-    return s, start, solve_rows(hands, up_cards, rules)
+def _tagged(start: int, hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> tuple[int, dict[str, np.ndarray]]:
+    return start, solve_rows(hands, up_cards, rules)
 
 
 @contextlib.contextmanager
