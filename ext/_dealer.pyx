@@ -167,8 +167,16 @@ cdef struct Filter:
     # strengths fall outside a list or in that gap, and need no search
     int fl_lo, fl_hi, nf_lo, nf_hi, gap_lo, gap_hi, n_low
     int at_qualifier                  # _flush_part at the qualifier
-    int by_fl[MAX_FLUSH]
-    int by_nf[MAX_FLUSH]
+    # the lists, elsewhere (_filter_lists): the small part above is read for every group of
+    # outcomes, the lists seldom, so the parts of many filters stay in cache together
+    int* by_fl
+    int* by_nf
+
+
+cdef inline void _filter_lists(Filter* f, int* room) noexcept nogil:
+    # room: 2 * MAX_FLUSH ints for the filter's lists
+    f.by_fl = room
+    f.by_nf = room + MAX_FLUSH
 
 
 cdef inline int _below(const int* v, int n, int s) noexcept nogil:
@@ -799,7 +807,8 @@ cdef object _py(int128 x):
 DEF N_MS_ALL = 8568               # multisets of 0 to 5 ranks (the new cards of an option)
 DEF STORE_ENTRIES = 1 << 23       # plan entries the shared store holds (256 MB at most)
 DEF STORE_PLANS = 1 << 16
-DEF MEMO_BITS = 22                # the memo of plan excesses and deltas: 4 M slots (64 MB at most)
+DEF MEMO_REGION = 8               # the memo of plan excesses and deltas: a page of 256 slots per
+                                  # plan (STORE_PLANS of them: 256 MB at most, touched as used)
 
 cdef int MS_OFF[6]                # index of the first multiset of each size
 cdef int CHOOSE[18][6]
@@ -829,16 +838,19 @@ cdef struct SharedPlan:
 
 cdef struct MsInfo:
     # a multiset of new ranks: the dealer hands below the qualifier by ranks, and for each
-    # discard the player's strength when the new cards make no flush and the blind counts
-    # below it and below the next strength
+    # discard (by its place in Ctx.masks) the player's strength when the new cards make no
+    # flush and the blind counts below it and below the next strength. Kept in the order the
+    # multisets are met (the same for every deal of a generation), so that they are read in
+    # sequence, not from all over memory.
     uint32_t gen
+    int32_t ms
     int64_t nq_blind
-    int32_t player[32]
-    int64_t blind[32][2]
+    int32_t player[10]
+    int64_t blind[10][2]
 
 
 cdef struct MemoSlot:
-    uint32_t key                      # plan << 14 | kind << 13 | ys
+    uint32_t key                      # kind << 13 | ys (the page is the plan's)
     uint32_t epoch                    # the slot is empty unless this is Shared.memo_epoch
     int64_t value
 
@@ -856,7 +868,7 @@ cdef struct Shared:
     Settings st
     int32_t* p5
     int64_t* pref                     # N_MS_ALL rows of N_MULTI + 1
-    MsInfo* info                      # N_MS_ALL
+    MsInfo* info                      # N_MS_ALL: multisets of k cards from MS_OFF[k], in the order met
     uint32_t* pref_gen                # the generation of each row
     int32_t* plan_head                # by multiset: its first plan (a list by band and payout)
     uint32_t* plan_epoch
@@ -868,8 +880,7 @@ cdef struct Shared:
     # the excesses and deltas of the plans for each suit's unseen cards met so far: deals of
     # the same ranks differ in few of them (a few patterns of the hand's suits)
     MemoSlot* memo
-    uint32_t memo_epoch               # new with each plan epoch and when the memo is half full
-    int64_t memo_used
+    uint32_t memo_epoch               # new with each plan epoch
 
 
 cdef Shared SH
@@ -888,7 +899,7 @@ def _shared_alloc():
     SH.plans = <SharedPlan*> malloc(STORE_PLANS * sizeof(SharedPlan))
     SH.entries = <PlanEntry*> malloc(STORE_ENTRIES * sizeof(PlanEntry))
     SH.keys = <PlanKey*> malloc(STORE_ENTRIES * sizeof(PlanKey))
-    SH.memo = <MemoSlot*> calloc(1 << MEMO_BITS, sizeof(MemoSlot))
+    SH.memo = <MemoSlot*> calloc(STORE_PLANS << MEMO_REGION, sizeof(MemoSlot))
     SH.memo_epoch = 1
     if (SH.memo == NULL or SH.p5 == NULL or SH.pref == NULL or SH.info == NULL or SH.pref_gen == NULL or SH.plan_head == NULL
             or SH.plan_epoch == NULL or SH.plans == NULL or SH.entries == NULL or SH.keys == NULL):
@@ -899,7 +910,6 @@ cdef void _new_epoch() noexcept nogil:
     # the plans start again, and so does the memo of their excesses
     SH.epoch += 1
     SH.memo_epoch += 1
-    SH.memo_used = 0
 
 
 def clear_shared() -> None:
@@ -988,26 +998,30 @@ cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t
     """_plan_excess (kind 0) or _other_suit_delta (kind 1) of the rank plan ``R`` for the unseen
     cards ``ys`` of a suit, computed once while the plan is in the store (``plan``: its place;
     -1 for a plan of one's own, not kept)."""
-    cdef uint32_t key = (<uint32_t> plan << 14) | (<uint32_t> kind << 13) | ys
-    cdef uint32_t home = (key * <uint32_t> 2654435761) >> (32 - MEMO_BITS), i = home
+    cdef uint32_t key = (<uint32_t> kind << 13) | ys
+    # each plan has its own page: the lookups of one multiset's plans stay in a few cache lines
+    # and pages (a hash over the whole table missed the cache and the TLB on most lookups)
+    cdef MemoSlot* region = SH.memo + (<int64_t> plan << MEMO_REGION)
+    cdef uint32_t i = (key * <uint32_t> 2654435761) >> (32 - MEMO_REGION), probes = 0
     cdef MemoSlot* slot
     cdef int64_t value
     if plan < 0:
         return _plan_excess(R, a, ys) if kind == 0 else _other_suit_delta(R, ys)
-    while SH.memo[i].epoch == SH.memo_epoch:
-        if SH.memo[i].key == key:
-            return SH.memo[i].value
-        i = (i + 1) & ((1 << MEMO_BITS) - 1)
+    if R.n_thrown == 0 and (kind == 1 or R.n == 0):
+        return 0 if kind == 1 else R.base  # nothing to look up (no memory touched)
+    while region[i].epoch == SH.memo_epoch:
+        if region[i].key == key:
+            return region[i].value
+        i = (i + 1) & ((1 << MEMO_REGION) - 1)
+        probes += 1
+        if probes == (1 << MEMO_REGION):
+            # the page is full: computed, not kept
+            return _plan_excess(R, a, ys) if kind == 0 else _other_suit_delta(R, ys)
     value = _plan_excess(R, a, ys) if kind == 0 else _other_suit_delta(R, ys)
-    if SH.memo_used >= (1 << (MEMO_BITS - 1)):  # half full: start again (probes stay short)
-        SH.memo_epoch += 1
-        SH.memo_used = 0
-        i = home
-    slot = &SH.memo[i]
+    slot = &region[i]
     slot.key = key
     slot.epoch = SH.memo_epoch
     slot.value = value
-    SH.memo_used += 1
     return value
 
 
@@ -1025,6 +1039,7 @@ cdef struct Ctx:
     int64_t den
     int64_t* pref
     Filter* slots
+    int* slot_lists            # MAX_SLOTS * 2 * MAX_FLUSH: the lists of the slots
     int n_slots
     Filter** filter_of         # by sigmask (13 bits)
     int new[5]
@@ -1036,6 +1051,7 @@ cdef struct Ctx:
     int64_t outcomes
     int card_by_card           # every outcome card by card (the check of the grouped sums)
     int ms                     # the rank multiset of the new cards (_ms_index)
+    int seq                    # how many multisets of this k met before it
     RankPlan plans[MS_PLANS]   # of the players of one rank multiset, one per (band, payout)
     int plan_id[MS_PLANS]      # their places in the store
     int n_plans
@@ -1082,6 +1098,7 @@ cdef Filter* _slot(Ctx* x, int sigmask) noexcept nogil:
             for i in range(8192):
                 x.filter_of[i] = NULL
         f = &x.slots[x.n_slots]
+        _filter_lists(f, x.slot_lists + x.n_slots * 2 * MAX_FLUSH)
         x.n_slots += 1
         _filter(x.D, sigmask, f)
         x.filter_of[sigmask] = f
@@ -1348,8 +1365,10 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     x.ms = _ms_index(x.mult)
     x.pref = _shared_pref(D, x.a, x.ms)
     _shared_room(MS_PLANS)
-    info = &SH.info[x.ms]
-    if info.gen != SH.gen:
+    info = &SH.info[MS_OFF[x.k] + x.seq]
+    x.seq += 1
+    if info.gen != SH.gen or info.ms != x.ms:
+        info.ms = x.ms
         info.nq_blind = x.pref[D.ms_below[st.qualifier]]
         for i in range(x.n_masks):
             km = x.masks[i]
@@ -1358,15 +1377,15 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                 if not (km >> j) & 1:
                     key += RK[x.hand[j] >> 2]
             player = t.rank_table[key]
-            info.player[km] = player
-            info.blind[km][0] = x.pref[D.ms_below[player]]
-            info.blind[km][1] = x.pref[D.ms_below[player + 1]]
+            info.player[i] = player
+            info.blind[i][0] = x.pref[D.ms_below[player]]
+            info.blind[i][1] = x.pref[D.ms_below[player + 1]]
         info.gen = SH.gen
     x.n_unsafe = 0
     thrown = D.any_thrown
     for i in range(x.n_masks):
         km = x.masks[i]
-        player = info.player[km]
+        player = info.player[i]
         x.player[i] = player
         p = x.p5[player]
         buy_rel = _buys(st, player, p)
@@ -1397,7 +1416,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             f = _slot(x, x.bits[sigmask])
             nq = info.nq_blind + f.at_qualifier
             if not buy_rel:
-                v = _bet(st, f, player, p, nq, info.blind[km], x.n, x.den, 0, NULL)
+                v = _bet(st, f, player, p, nq, info.blind[i], x.n, x.den, 0, NULL)
                 for j in range(n_fl):
                     if fl_sig[j] == x.bits[sigmask]:
                         cnt -= 1
@@ -1408,7 +1427,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                 # its band with its payout
                 u = _plan_of(x, player, p)
                 have_plan = True
-            A = _bet(st, f, player, p, nq, info.blind[km], x.n, x.den, _excess_of(x, u, sigmask), NULL)
+            A = _bet(st, f, player, p, nq, info.blind[i], x.n, x.den, _excess_of(x, u, sigmask), NULL)
             total = (<int128> cnt) * A
             low = A
             if thrown:
@@ -1511,6 +1530,7 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict s
     D.ranks_valid = 0
     cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
     cdef Filter f
+    cdef int f_lists[2 * MAX_FLUSH]
     cdef int64_t counts[7]
     cdef int64_t n, den, nq
     cdef int player, i
@@ -1521,6 +1541,7 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict s
         else:
             player = eval6(t, &final[0])
         _blind_prefix(D, D.a0, pref)
+        _filter_lists(&f, f_lists)
         _filter(D, 0, &f)
         n = falling(D.n0, 4) // 24
         den = falling(D.n0 - 4, st.redraws + 1)
@@ -1553,6 +1574,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     D.ranks_valid = 0
     cdef int64_t* pref
     cdef Filter* slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
+    cdef int* slot_lists = <int*> malloc(MAX_SLOTS * 2 * MAX_FLUSH * sizeof(int))
     cdef Filter** filter_of = <Filter**> malloc(8192 * sizeof(Filter*))
     cdef int128 acc[32]
     cdef int64_t counts[7]
@@ -1561,6 +1583,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     cdef uint16_t ys[4]
     cdef uint8_t six[6]
     cdef Filter f
+    cdef int f_lists[2 * MAX_FLUSH]
     cdef Ctx x
     cdef int128 total
     cdef int64_t n, den, v, nq, excess
@@ -1576,6 +1599,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         for i in range(4):
             ys[i] = D.ys0[i]
         pref = _shared_pref(D, a, 0)
+        _filter_lists(&f, f_lists)
         _filter(D, 0, &f)
         n = falling(D.n0, 4) // 24
         den = falling(D.n0 - 4, st.redraws + 1)
@@ -1620,6 +1644,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         x.hand = &hand[0]
         x.p5 = &p5[0]
         x.slots = slots
+        x.slot_lists = slot_lists
         x.n_slots = 0
         x.filter_of = filter_of
         for i in range(8192):
@@ -1642,6 +1667,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             x.n = falling(D.n0 - k, 4) // 24
             x.den = falling(D.n0 - k - 4, st.redraws + 1)
             x.outcomes = 0
+            x.seq = 0
             # with the GIL held: the shared store (Shared) is the process's, so threads of one
             # process must solve one deal at a time (parallel builds use processes)
             _ranks(&x, 0, k)
@@ -1651,6 +1677,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     finally:
         free(D)
         free(slots)
+        free(slot_lists)
         free(filter_of)
     return result
 
@@ -1669,6 +1696,7 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, dict se
     cdef Deal* D = <Deal*> malloc(sizeof(Deal))
     cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
     cdef Filter f
+    cdef int f_lists[2 * MAX_FLUSH]
     cdef int64_t counts[7]
     cdef int64_t n, den, nq
     cdef Py_ssize_t k
@@ -1682,6 +1710,7 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, dict se
             for k in range(hands.shape[0]):
                 if not _deal_init(D, up_cards[k], &hands[k, 0], 5, st.qualifier):
                     _blind_prefix(D, D.a0, pref)
+                _filter_lists(&f, f_lists)
                 _filter(D, 0, &f)
                 n = falling(D.n0, 4) // 24
                 den = falling(D.n0 - 4, st.redraws + 1)
