@@ -994,6 +994,11 @@ cdef int _shared_plan(const Deal* D, const Settings* st, const int* a, int ysize
     return SH.n_plans - 1
 
 
+cdef inline int64_t _plan_part(int kind, const RankPlan* R, const int* a, uint16_t ys) noexcept nogil:
+    # what _memo keeps: the plan's excess (kind 0) or other-suit delta (kind 1)
+    return _plan_excess(R, a, ys) if kind == 0 else _other_suit_delta(R, ys)
+
+
 cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys) noexcept nogil:
     """_plan_excess (kind 0) or _other_suit_delta (kind 1) of the rank plan ``R`` for the unseen
     cards ``ys`` of a suit, computed once while the plan is in the store (``plan``: its place;
@@ -1006,7 +1011,7 @@ cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t
     cdef MemoSlot* slot
     cdef int64_t value
     if plan < 0:
-        return _plan_excess(R, a, ys) if kind == 0 else _other_suit_delta(R, ys)
+        return _plan_part(kind, R, a, ys)
     if R.n_thrown == 0 and (kind == 1 or R.n == 0):
         return 0 if kind == 1 else R.base  # nothing to look up (no memory touched)
     while region[i].epoch == SH.memo_epoch:
@@ -1016,8 +1021,8 @@ cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t
         probes += 1
         if probes == (1 << MEMO_REGION):
             # the page is full: computed, not kept
-            return _plan_excess(R, a, ys) if kind == 0 else _other_suit_delta(R, ys)
-    value = _plan_excess(R, a, ys) if kind == 0 else _other_suit_delta(R, ys)
+            return _plan_part(kind, R, a, ys)
+    value = _plan_part(kind, R, a, ys)
     slot = &region[i]
     slot.key = key
     slot.epoch = SH.memo_epoch
@@ -1469,15 +1474,6 @@ cdef void _merge_unsafe(Ctx* x) noexcept nogil:
             x.unsafe_masks[u] |= x.unsafe_masks[last]
             return
     x.n_unsafe += 1
-
-
-cdef inline int _rank_bits_masked(const int* R, int nr, int positions) noexcept nogil:
-    # rank bit set of the positions (into R) set in ``positions``
-    cdef int j, out = 0
-    for j in range(nr):
-        if (positions >> j) & 1:
-            out |= 1 << R[j]
-    return out
 
 
 cdef inline void _flush_new(const int* R, int nr, int suit, int* new) noexcept nogil:
