@@ -186,13 +186,15 @@ def tables_build(
     backend: Annotated[str, typer.Option("--backend", help="loky (this machine) or dask (a cluster).")] = "loky",
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address.")] = None,
     shards: Annotated[Optional[str], typer.Option("--shards", help="Only these shards, e.g. 0-3,7.")] = None,
+    compact: Annotated[bool, typer.Option("--compact", help="Only the columns of the compact table "
+                                          "(best, runner-up, insurance): the table to ship.")] = False,
     shard_rows: Annotated[int, typer.Option("--shard-rows", hidden=True)] = tables_mod.SHARD_ROWS,
 ) -> None:
     """Solve every suit class of (hand, up-card) into Parquet shards; resumable."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     r = rules_mod.load(rules)
-    directory = out or Path("tables") / r.name
+    directory = out or Path("tables") / (f"{r.name}-compact" if compact else r.name)
     chosen = _parse_shards(shards) if shards else None
     start, last = time.monotonic(), [0.0]
     with Progress(TextColumn("solving classes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -209,7 +211,8 @@ def tables_build(
                 _err.print(f"solved {done:,}/{total:,} classes ({100 * done / total:.1f} %), "
                            f"{(now - start) / 3600:.2f} h, ETA {eta / 3600:.2f} h", highlight=False)
 
-        report = tables_mod.build(r, directory, jobs, backend, scheduler, shard_rows, chosen, progress)
+        report = tables_mod.build(r, directory, jobs, backend, scheduler, shard_rows, chosen, progress,
+                                  compact=compact)
     _err.print(f"{directory}: {len(report.solved)} shards solved ({report.classes:,} classes in "
                f"{report.seconds:.1f} s"
                + (f", {report.reused:,} more from the chunks of an earlier build" if report.reused else "")

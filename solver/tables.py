@@ -10,7 +10,8 @@ it again; a shard whose file does not match the manifest is solved again.
 Columns, one row per class, sorted by ``key``:
 
 ============  =========  ===================================================================
-key           int64      the class: representative hand (sorted, base 52) * 52 + up-card
+key           int64      the class (``classes.class_keys``): its rank-level deal, then the
+                         representative hand (sorted, base 52), then the up-card
 weight        int32      deals in the class (the weights sum to 122,151,120)
 best          uint8      the best first action (code: see ``action_label``)
 best_ev       float64    its EV per ante
@@ -51,7 +52,7 @@ import numpy as np
 
 from . import __version__
 from .cards import Card, format_cards
-from .classes import N_CLASSES, N_DEALS, _hand_keys, canonical, enumerate_classes, rank_order
+from .classes import N_CLASSES, N_DEALS, canonical, class_keys, enumerate_classes, rank_keys, rank_order
 from . import _eval
 from .deal import BetValue, Option, bet_counts, kernel_settings, payout_by_strength, solve
 from .hand import STRENGTH_CATEGORY
@@ -82,11 +83,6 @@ def action_label(code: int, hand: Sequence[Card]) -> str:
     if code >= 3:
         return "exchange " + format_cards([c for i, c in enumerate(hand) if (code - 2) >> i & 1])
     return ("fold", "bet", "sixth card")[code]
-
-
-def class_keys(hands: np.ndarray, up_cards: np.ndarray) -> np.ndarray:
-    """The sort key of each class (sorted hand in base 52, then the up-card)."""
-    return _hand_keys(hands) * 52 + up_cards.astype(np.int64)
 
 
 def _schema(metadata: dict[bytes, bytes], compact: bool = False) -> Any:
@@ -311,15 +307,18 @@ class BuildReport:
 
 def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
           shard_rows: int = SHARD_ROWS, shards: Sequence[int] | None = None,
-          progress: Callable[[int, int], None] | None = None, chunk_rows: int = CHUNK_ROWS) -> BuildReport:
+          progress: Callable[[int, int], None] | None = None, chunk_rows: int = CHUNK_ROWS,
+          compact: bool = False) -> BuildReport:
     """Solve the shards (all by default) of the table of ``rules`` in ``directory``; resumable.
+    With ``compact`` the shards hold only ``COMPACT_COLUMNS``, byte for byte as ``compact``
+    writes them from a full table.
 
-    The classes to solve are taken in rank order across all the shards to build (the suit
-    classes of a rank-level deal lie in several shards; solved one after the other they share
-    the solver's rank-level work), in chunks of ``chunk_rows`` that workers take. Each finished
-    chunk is saved (under ``.chunks``), a shard is written when all of its rows are in, and the
-    chunks are removed when every shard is: a build killed and started again solves only the
-    chunks it had not finished.
+    The classes to solve are taken in rank order (the key order: the suit classes of a
+    rank-level deal, solved one after the other, share the solver's rank-level work), in chunks
+    of about ``chunk_rows`` that end where a rank-level deal does, which workers take. Each
+    finished chunk is saved (under ``.chunks``), a shard is written when all of its rows are in,
+    and the chunks are removed when every shard is: a build killed and started again solves
+    only the chunks it had not finished.
     ``progress(done, total)`` is called with the classes solved as work completes (``total``:
     the classes left to solve).
     """
@@ -340,14 +339,15 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
                              f"fingerprint {manifest['fingerprint']}); choose another --out")
         if manifest["shard_rows"] != shard_rows:
             raise InputError(f"{directory} was built with {manifest['shard_rows']} rows per shard, not {shard_rows}")
-        if manifest.get("compact"):
-            raise InputError(f"{directory} holds a compact table (made by `rpoker tables compact`); "
-                             "build into another directory")
+        if bool(manifest.get("compact")) != compact:
+            raise InputError(f"{directory} holds a {'compact' if manifest.get('compact') else 'full'} table; "
+                             f"build it {'with' if manifest.get('compact') else 'without'} --compact "
+                             "or into another directory")
         if manifest["solver_version"] != __version__:
             raise InputError(f"{directory} was built by rpoker {manifest['solver_version']}, this is {__version__}: "
                              "build into a new directory")
     else:
-        manifest = _new_manifest(rules, shard_rows)
+        manifest = {**_new_manifest(rules, shard_rows), **({"compact": True} if compact else {})}
         _write_manifest(directory, manifest)
     n_shards = Plan(shard_rows, ()).n_shards
     plan = Plan(shard_rows, tuple(range(n_shards)) if shards is None else tuple(shards))
@@ -368,11 +368,12 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
     keys = class_keys(hands, up_cards)
     todo_rows = np.concatenate([np.arange(plan.rows(s).start, plan.rows(s).stop) for s in todo] or [[]]).astype(np.int64)
     order = todo_rows[rank_order(hands[todo_rows], up_cards[todo_rows])]
+    ends = _chunk_ends(rank_keys(hands[order], up_cards[order]), chunk_rows)
     results: dict[int, dict[str, np.ndarray]] = {}   # the columns of each shard, filled as chunks come in
     filled = dict.fromkeys(todo, 0)
 
     def chunk(start: int) -> np.ndarray:
-        return order[start:start + chunk_rows]
+        return order[start:ends[start]]
 
     def take(rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
         shard_of = rows // shard_rows
@@ -387,7 +388,7 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
             filled[s] += int(mine.sum())
 
     tasks, reused = [], 0
-    for start in range(0, len(order), chunk_rows):
+    for start in ends:
         saved = _load_chunk(directory, start, chunk(start))
         if saved is None:
             tasks.append(start)
@@ -406,11 +407,12 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
         merged = results.pop(s)
         merged["key"] = keys[rows.start:rows.stop]
         merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
-        manifest["shards"][str(s)] = _write_shard(directory, s, _metadata(rules), merged)
+        manifest["shards"][str(s)] = _write_shard(directory, s, _metadata(rules), merged, compact)
         _write_manifest(directory, manifest)
 
     def run() -> Iterator[tuple[int, dict[str, np.ndarray]]]:
-        calls = (joblib.delayed(_tagged)(start, hands[chunk(start)], up_cards[chunk(start)], rules) for start in tasks)
+        calls = (joblib.delayed(_tagged)(start, hands[chunk(start)], up_cards[chunk(start)], rules, compact)
+                 for start in tasks)
         n_jobs = jobs if backend == "loky" else -1
         yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls)
 
@@ -492,8 +494,25 @@ def compact(source: Table, directory: Path, progress: Callable[[int, int], None]
     return CompactReport(directory, tuple(written), tuple(kept), int(manifest["shards_total"]), size)
 
 
-def _tagged(start: int, hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> tuple[int, dict[str, np.ndarray]]:
-    return start, solve_rows(hands, up_cards, rules)
+def _tagged(start: int, hands: np.ndarray, up_cards: np.ndarray, rules: Rules,
+            compact: bool) -> tuple[int, dict[str, np.ndarray]]:
+    columns = solve_rows(hands, up_cards, rules)
+    if compact:
+        columns = {name: columns[name] for name in COMPACT_COLUMNS if name in columns}
+    return start, columns
+
+
+def _chunk_ends(rank: np.ndarray, chunk_rows: int) -> dict[int, int]:
+    """Chunks of rows in rank order, ``start -> end``: about ``chunk_rows`` rows each, cut only
+    where a rank-level deal ends (its classes share work in one worker)."""
+    cuts = np.flatnonzero(np.diff(rank)) + 1
+    ends: dict[int, int] = {}
+    start = 0
+    while start < len(rank):
+        i = int(np.searchsorted(cuts, start + chunk_rows))
+        ends[start] = int(cuts[i]) if i < len(cuts) else len(rank)
+        start = ends[start]
+    return ends
 
 
 @contextlib.contextmanager

@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from solver import rules, tables
+from solver import classes, rules, tables
 from solver.cards import format_cards, parse_card, parse_cards
 from solver.classes import PERM_CARD, enumerate_classes
 from solver.cli import app
@@ -46,7 +46,7 @@ def test_rows_are_the_solver_answers(built):
         k = ROWS + i
         hand = tuple(int(c) for c in hands[k])
         s = solve(hand, int(ups[k]))
-        assert row["key"] == int(tables.class_keys(hands[k:k + 1], ups[k:k + 1])[0])
+        assert row["key"] == int(classes.class_keys(hands[k:k + 1], ups[k:k + 1])[0])
         assert row["weight"] == weights[k]
         assert Fraction(row["best_num"], row["best_den"]) == s.best.ev
         assert tables.action_label(row["best"], hand) == s.best.label
@@ -195,6 +195,13 @@ def test_compact_table_answers_like_the_full_one(built, tmp_path):
         tables.compact(full, built)
     with pytest.raises(InputError, match="compact table"):
         tables.build(rules.DEFAULT, out, shard_rows=ROWS, shards=[0])
+    with pytest.raises(InputError, match="full table"):
+        tables.build(rules.DEFAULT, built, shard_rows=ROWS, shards=[0], compact=True)
+    # built compact at once: the same bytes
+    direct = tables.build(rules.DEFAULT, tmp_path / "direct", shard_rows=ROWS, shards=[0, 1], compact=True)
+    assert direct.solved == (0, 1) and tables.Table(direct.directory).compact
+    for s in (0, 1):
+        assert tables.shard_path(direct.directory, s).read_bytes() == tables.shard_path(out, s).read_bytes()
     cards, up = format_cards(hands[1]), format_cards([ups[1]])
     result = runner.invoke(app, ["tables", "query", cards, "--up", up, "--table", str(out)])
     assert result.exit_code == 0 and "from the compact strategy table" in result.output, result.output
