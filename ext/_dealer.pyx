@@ -847,6 +847,22 @@ cdef struct MsInfo:
     int64_t nq_blind
     int32_t player[10]
     int64_t blind[10][2]
+    # What the deals of one up-suit generation (Shared.sgen) share, for each discard: the sum
+    # over the groups of new cards of their outcomes' value without the player's flushes and
+    # the flush draws of the other suits (groups that need the card-by-card path left out when
+    # that does not depend on the other suits: ``unsafe``, by sigmask), and each group's
+    # value (Shared.vals). Valid when sgen and forced are the store's and the call's.
+    uint32_t sgen
+    int32_t forced
+    uint32_t unsafe[10]
+    int128 total[10]
+
+
+cdef struct FlushValue:
+    # the up-suit part of a flush outcome (_flush_value) for one up-suit generation
+    uint32_t sgen
+    int32_t player
+    int64_t value
 
 
 cdef struct MemoSlot:
@@ -881,6 +897,13 @@ cdef struct Shared:
     # the same ranks differ in few of them (a few patterns of the hand's suits)
     MemoSlot* memo
     uint32_t memo_epoch               # new with each plan epoch
+    # the up suit's unseen cards and their generation: the suit classes of a rank-level deal
+    # with the same cards in the up suit (solved one after the other) share the dealer's
+    # flushes and the up suit's part of the buy, so every group's value (MsInfo)
+    uint16_t ys_up
+    uint32_t sgen
+    int64_t* vals                     # N_MS_ALL * 10 * 32: each group's value (MsInfo)
+    FlushValue* flush                 # N_MS_ALL * 10 * 2: by discard, in the up suit or not
 
 
 cdef Shared SH
@@ -900,8 +923,10 @@ def _shared_alloc():
     SH.entries = <PlanEntry*> malloc(STORE_ENTRIES * sizeof(PlanEntry))
     SH.keys = <PlanKey*> malloc(STORE_ENTRIES * sizeof(PlanKey))
     SH.memo = <MemoSlot*> calloc(STORE_PLANS << MEMO_REGION, sizeof(MemoSlot))
+    SH.vals = <int64_t*> malloc(N_MS_ALL * 10 * 32 * sizeof(int64_t))
+    SH.flush = <FlushValue*> calloc(N_MS_ALL * 10 * 2, sizeof(FlushValue))
     SH.memo_epoch = 1
-    if (SH.memo == NULL or SH.p5 == NULL or SH.pref == NULL or SH.info == NULL or SH.pref_gen == NULL or SH.plan_head == NULL
+    if (SH.memo == NULL or SH.vals == NULL or SH.flush == NULL or SH.p5 == NULL or SH.pref == NULL or SH.info == NULL or SH.pref_gen == NULL or SH.plan_head == NULL
             or SH.plan_epoch == NULL or SH.plans == NULL or SH.entries == NULL or SH.keys == NULL):
         raise MemoryError("no memory for the solver's shared store")
 
@@ -915,6 +940,7 @@ cdef void _new_epoch() noexcept nogil:
 def clear_shared() -> None:
     """Forget what the last rank-level deal left in the shared store (the tests compare)."""
     SH.gen += 1
+    SH.sgen += 1
     _new_epoch()
     SH.rho = -1
 
@@ -934,8 +960,13 @@ cdef void _shared_begin(const Deal* D, const Settings* st, const int32_t* p5, co
             and memcmp(SH.hand, hand_ranks, sizeof(SH.hand)) == 0
             and memcmp(&SH.st, st, sizeof(Settings)) == 0
             and memcmp(SH.p5, p5, N_STRENGTH * sizeof(int32_t)) == 0 and SH.gen != 0):
+        if SH.ys_up != D.ys0[D.sigma]:
+            SH.ys_up = D.ys0[D.sigma]
+            SH.sgen += 1
         return
     SH.gen += 1
+    SH.sgen += 1
+    SH.ys_up = D.ys0[D.sigma]
     _new_epoch()
     SH.rho = D.rho
     memcpy(SH.a0, D.a0, sizeof(SH.a0))
@@ -1163,29 +1194,62 @@ cdef inline int64_t _deck_excess(int plan, const RankPlan* R, const int* a, cons
 
 cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
     # The exact value of one exchange outcome (the new cards given card by card).
-    cdef int i, u, tau, sigmask = 0
+    cdef int i, sigmask = 0
     cdef int taken[4]                 # positions of the new ranks taken from each suit
-    cdef uint16_t ys[4]
     for i in range(4):
-        ys[i] = x.D.ys0[i]
         taken[i] = 0
     for i in range(n_new):
-        ys[new[i] & 3] &= ~(1 << (new[i] >> 2))
         taken[new[i] & 3] |= 1 << x.position[new[i] >> 2]
         if (new[i] & 3) == x.D.sigma:
             sigmask |= 1 << (new[i] >> 2)
+    return _up_suit_value(x, sigmask, taken[x.D.sigma], player) + _other_suits(x, player, taken)
+
+
+cdef int64_t _up_suit_value(Ctx* x, int sigmask, int taken, int player) noexcept nogil:
+    # The value of an outcome but the flush draws of the dealer's buy in the suits other than
+    # the up-card's: the new cards of the up suit are the ranks sigmask (positions ``taken``).
     cdef Filter* f = _slot(x, sigmask)
     cdef int p = x.p5[player]
     cdef int64_t excess = 0
     if _buys(x.st, player, p):
-        u = _plan_of(x, player, p)
-        excess = _excess_of(x, u, taken[x.D.sigma])
-        if x.D.any_thrown:
-            for tau in range(4):
-                if tau != x.D.sigma:
-                    excess += _delta_of(x, u, tau, taken[tau])
-    return _value(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, p,
+        excess = _excess_of(x, _plan_of(x, player, p), taken)
+    return _value(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p,
                   _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
+
+
+cdef int64_t _other_suits(Ctx* x, int player, const int* taken) noexcept nogil:
+    # The rest of it: what the dealer's flush draws in the other suits add to the buy (only
+    # a dealer that throws the up-card draws to them), by the positions taken from each suit.
+    cdef int tau, u, p = x.p5[player]
+    cdef int64_t total = 0
+    if not x.D.any_thrown or not _buys(x.st, player, p):
+        return 0
+    u = _plan_of(x, player, p)
+    for tau in range(4):
+        if tau != x.D.sigma:
+            total += _delta_of(x, u, tau, taken[tau])
+    return total
+
+
+cdef int64_t _flush_value(Ctx* x, int i, int suit, int* new) noexcept nogil:
+    # The value of the outcome where the kept cards of discard i and the new ranks are all of
+    # ``suit``: the player has a flush. Its up-suit part is the same for the deals of one
+    # up-suit generation (Shared.flush), whichever suit it is when not the up suit.
+    cdef int j, player
+    cdef int cards[5]
+    cdef int taken[4]
+    cdef bint up = suit == x.D.sigma
+    cdef FlushValue* c = &SH.flush[((MS_OFF[x.k] + x.seq - 1) * 10 + i) * 2 + up]
+    for j in range(4):
+        taken[j] = 0
+    taken[suit] = (1 << x.nr) - 1
+    if c.sgen != SH.sgen or x.card_by_card:
+        _flush_new(x.R, x.nr, suit, new)
+        _final_cards(x, x.masks[i], new, cards)
+        c.player = eval5(tables(), cards[0], cards[1], cards[2], cards[3], cards[4])
+        c.value = _up_suit_value(x, x.bits[taken[x.D.sigma]], taken[x.D.sigma], c.player)
+        c.sgen = SH.sgen
+    return c.value + _other_suits(x, c.player, taken)
 
 
 cdef inline int64_t _floor(Ctx* x, int64_t v) noexcept nogil:
@@ -1333,9 +1397,13 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int128 total
     cdef bint buy_rel, thrown
     cdef int u
-    cdef bint have_plan
+    cdef bint have_plan, fill
     cdef Filter* f
     cdef MsInfo* info
+    cdef int64_t* val
+    cdef uint32_t unsafe
+    cdef int full
+    cdef int taken[4]
     for r in range(13):
         x.a[r] = D.a0[r] - x.mult[r]
         if x.mult[r]:
@@ -1386,15 +1454,54 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             info.blind[i][0] = x.pref[D.ms_below[player]]
             info.blind[i][1] = x.pref[D.ms_below[player + 1]]
         info.gen = SH.gen
+        info.sgen = 0
+    # the groups' values, once per up-suit generation (see MsInfo)
+    fill = not x.card_by_card and (info.sgen != SH.sgen or info.forced != x.forced)
     x.n_unsafe = 0
     thrown = D.any_thrown
+    full = (1 << nr) - 1
     for i in range(x.n_masks):
         km = x.masks[i]
         player = info.player[i]
         x.player[i] = player
         p = x.p5[player]
         buy_rel = _buys(st, player, p)
-        have_plan = False
+        val = SH.vals + ((MS_OFF[x.k] + x.seq - 1) * 10 + i) * 32
+        if x.card_by_card:
+            for sigmask in range(1 << nr):
+                if x.group_count[sigmask]:
+                    x.unsafe_sig[x.n_unsafe] = sigmask
+                    x.unsafe_masks[x.n_unsafe] = 1 << i
+                    _merge_unsafe(x)
+        elif fill:
+            # without the player's flushes and the other suits' flush draws: what the deals
+            # of this up-suit generation share
+            have_plan = False
+            total = 0
+            unsafe = 0
+            for sigmask in range(1 << nr):
+                cnt = x.group_count[sigmask]
+                if cnt == 0:
+                    continue
+                f = _slot(x, x.bits[sigmask])
+                nq = info.nq_blind + f.at_qualifier
+                if not buy_rel:
+                    v = _floor(x, _bet(st, f, player, p, nq, info.blind[i], x.n, x.den, 0, NULL))
+                else:
+                    if not have_plan:
+                        # the buy's part shared by every group of this player and by the
+                        # players of its band with its payout
+                        u = _plan_of(x, player, p)
+                        have_plan = True
+                    v = _bet(st, f, player, p, nq, info.blind[i], x.n, x.den, _excess_of(x, u, sigmask), NULL)
+                    if not thrown and not x.forced and v < -x.n * x.den:
+                        # the fold floor may bind for some outcomes: card by card
+                        unsafe |= 1 << sigmask
+                        continue
+                val[sigmask] = v
+                total += (<int128> cnt) * v
+            info.total[i] = total
+            info.unsafe[i] = unsafe
         # the outcomes where every card is of one suit: the player has a flush
         n_fl = 0
         for pi in range(4):
@@ -1407,57 +1514,54 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                     ok = 0
             if ok:
                 fl_suit[n_fl] = pi
-                fl_sig[n_fl] = x.bits[(1 << nr) - 1] if pi == D.sigma else 0
+                fl_sig[n_fl] = full if pi == D.sigma else 0   # as rank positions
                 n_fl += 1
-        for sigmask in range(1 << nr):
-            cnt = x.group_count[sigmask]
-            if cnt == 0:
-                continue
-            if x.card_by_card:
-                x.unsafe_sig[x.n_unsafe] = sigmask
-                x.unsafe_masks[x.n_unsafe] = 1 << i
-                _merge_unsafe(x)
-                continue
-            f = _slot(x, x.bits[sigmask])
-            nq = info.nq_blind + f.at_qualifier
-            if not buy_rel:
-                v = _bet(st, f, player, p, nq, info.blind[i], x.n, x.den, 0, NULL)
-                for j in range(n_fl):
-                    if fl_sig[j] == x.bits[sigmask]:
-                        cnt -= 1
-                x.acc[km] += (<int128> cnt) * _floor(x, v)
-                continue
-            if not have_plan:
-                # the buy's part shared by every group of this player and by the players of
-                # its band with its payout
-                u = _plan_of(x, player, p)
-                have_plan = True
-            A = _bet(st, f, player, p, nq, info.blind[i], x.n, x.den, _excess_of(x, u, sigmask), NULL)
-            total = (<int128> cnt) * A
-            low = A
-            if thrown:
-                if not (x.group_ok[u] >> sigmask) & 1:
-                    _group_deltas(x, u, sigmask)
-                total += x.group_sum[u][sigmask]
-                low += x.group_low[u][sigmask]
-            if not x.forced and low < -x.n * x.den:
-                # the fold floor may bind for some outcomes: take this group card by card
-                x.unsafe_sig[x.n_unsafe] = sigmask
-                x.unsafe_masks[x.n_unsafe] = 1 << i
-                _merge_unsafe(x)
-                continue
-            # the flush outcomes counted above as non-flush come out again
+        for j in range(4):
+            taken[j] = 0
+        if x.card_by_card:
+            pass
+        elif not buy_rel:
+            total = info.total[i]
             for j in range(n_fl):
-                if fl_sig[j] == x.bits[sigmask]:
-                    _flush_new(R, nr, fl_suit[j], new)
-                    total -= _outcome_value(x, new, nr, player)
+                total -= val[fl_sig[j]]  # counted as non-flush, come out again
+            x.acc[km] += total
+        else:
+            total = info.total[i]
+            unsafe = info.unsafe[i]
+            if thrown:
+                # the other suits' flush draws of the dealer's buy, and where they make the
+                # fold floor bind
+                u = _plan_of(x, player, p)
+                for sigmask in range(1 << nr):
+                    cnt = x.group_count[sigmask]
+                    if cnt == 0:
+                        continue
+                    if not (x.group_ok[u] >> sigmask) & 1:
+                        _group_deltas(x, u, sigmask)
+                    if not x.forced and val[sigmask] + x.group_low[u][sigmask] < -x.n * x.den:
+                        total -= (<int128> cnt) * val[sigmask]
+                        unsafe |= 1 << sigmask
+                    else:
+                        total += x.group_sum[u][sigmask]
+            for sigmask in range(1 << nr):
+                if (unsafe >> sigmask) & 1:
+                    x.unsafe_sig[x.n_unsafe] = sigmask
+                    x.unsafe_masks[x.n_unsafe] = 1 << i
+                    _merge_unsafe(x)
+            # the flush outcomes counted above as non-flush come out again: their group's
+            # value and their own flush draws of the other suits
+            for j in range(n_fl):
+                if not (unsafe >> fl_sig[j]) & 1:
+                    taken[fl_suit[j]] = full
+                    total -= val[fl_sig[j]] + _other_suits(x, player, taken)
+                    taken[fl_suit[j]] = 0
             x.acc[km] += total
         # the flush outcomes themselves
         for j in range(n_fl):
-            _flush_new(R, nr, fl_suit[j], new)
-            _final_cards(x, km, new, cards)
-            player = eval5(t, cards[0], cards[1], cards[2], cards[3], cards[4])
-            x.acc[km] += _floor(x, _outcome_value(x, new, nr, player))
+            x.acc[km] += _floor(x, _flush_value(x, i, fl_suit[j], new))
+    if fill:
+        info.sgen = SH.sgen
+        info.forced = x.forced
     if x.n_unsafe:
         # sigmask stored as rank positions; the card-by-card path compares rank bits
         for j in range(x.n_unsafe):

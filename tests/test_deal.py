@@ -294,6 +294,49 @@ def test_deals_of_the_same_ranks_share_rank_work_exactly():
     assert _dealer.shared_state()["generation"] == generation  # solved from the store
 
 
+def _suit_classes(ranks: str, up: str) -> list[tuple[tuple[int, ...], int]]:
+    """Every suit class of a rank-level deal, in the table build's order, two of each set of
+    the hand's ranks in the up-card's suit (the classes that share the most), ten such sets."""
+    from itertools import groupby, product
+
+    import numpy as np
+
+    from solver.classes import canonical, rank_order
+
+    found = set()
+    for suits in product("cdhs", repeat=6):
+        cards = [f"{r}{s}" for r, s in zip([*ranks.split(), up], suits)]
+        if len(set(cards)) == 6:
+            c = canonical(parse_cards(" ".join(cards[:5])), parse_card(cards[5]))
+            found.add((c.hand, c.up_card))
+    listed = sorted(found)
+    hands, ups = np.array([h for h, _ in listed], np.uint8), np.array([u for _, u in listed], np.uint8)
+    ordered = [listed[k] for k in rank_order(hands, ups)]
+    groups = [list(g)[:2] for _, g in groupby(ordered, key=lambda c: {x >> 2 for x in c[0] if x & 3 == c[1] & 3})]
+    step = max(1, len(groups) // 10)
+    return [c for g in groups[::step] for c in g]
+
+
+@pytest.mark.parametrize("ranks, up", [("A A 9 5 2", "Q"), ("K J 8 6 3", "A")])
+def test_suit_classes_in_a_row_share_work_exactly(ranks, up):
+    """In the table build's order the suit classes of a rank-level deal share the dealer's
+    flushes and the up suit's part of the buy (a dealer throwing the up-card included): each
+    result equals the one solved from an empty store, for options that force the bet or not."""
+    from solver import _dealer
+
+    r = R.replace(exchange_max=3)
+    forced = r.replace(exchange_forces_bet=(2,))
+    classes = _suit_classes(ranks, up)
+    assert len(classes) >= 12
+    _dealer.clear_shared()
+    in_a_row = [(solve(h, u, r), solve(h, u, forced)) for h, u in classes]
+    for (h, u), (free, bound) in zip(classes, in_a_row):
+        _dealer.clear_shared()
+        assert solve(h, u, r) == free
+        _dealer.clear_shared()
+        assert solve(h, u, forced) == bound
+
+
 def test_threads_solving_at_once_agree_with_one_at_a_time():
     """The kernel's rank-level store is the process's: threads must not corrupt one another."""
     from concurrent.futures import ThreadPoolExecutor
