@@ -1112,6 +1112,10 @@ cdef struct Ctx:
     int64_t group_ok[MS_PLANS]
     int128 group_sum[MS_PLANS][32]
     int64_t group_low[MS_PLANS][32]
+    # by plan, the same over every group of the multiset (other_ok: the plans done)
+    int64_t other_ok
+    int128 other_sum[MS_PLANS]
+    int64_t other_low[MS_PLANS]
     # by plan, the excess of each set of new ranks taken from the up suit (_plan_excess) and
     # the delta of each set taken from another suit (_other_suit_delta), as positions into R;
     # the bit sets say which are known
@@ -1157,6 +1161,7 @@ cdef int _plan_of(Ctx* x, int player, int p) noexcept nogil:
     x.plan_p[u] = p
     x.excess_ok[u] = 0
     x.group_ok[u] = 0
+    x.other_ok &= ~(<int64_t> 1 << u)
     for tau in range(4):
         x.delta_ok[u][tau] = 0
     x.plan_id[u] = _shared_plan(x.D, x.st, x.a, x.ysize, player, p, x.ms, &x.plans[u])
@@ -1371,6 +1376,40 @@ cdef void _group_deltas(Ctx* x, int u, int sigmask) noexcept nogil:
     x.group_ok[u] |= 1 << sigmask
 
 
+cdef void _other_total(Ctx* x, int u) noexcept nogil:
+    # the flush draws of the suits other than the up suit over every outcome of the multiset,
+    # for plan u, and the least they add to one outcome: as _group_deltas, the groups summed
+    # (the outcomes taking the positions tmask from suit tau, whatever they take from the up
+    # suit, are a product of one factor per position)
+    cdef int j, e, tau, tmask, has, avail
+    cdef int64_t w[32]
+    cdef int64_t w0, w1, d, dmin, low = 0
+    cdef int128 total = 0
+    for tau in range(4):
+        if tau == x.D.sigma:
+            continue
+        w[0] = 1
+        for j in range(x.nr):
+            has = (x.Sr[j] >> tau) & 1
+            avail = _popcount(x.Sr[j]) - has
+            w0 = _ways(avail, x.Mr[j])
+            w1 = _ways(avail, x.Mr[j] - 1) if has else 0
+            for tmask in range(1 << j):
+                w[tmask | (1 << j)] = w[tmask] * w1
+                w[tmask] *= w0
+        dmin = 0
+        for tmask in range(1 << x.nr):
+            if w[tmask]:
+                d = _delta_of(x, u, tau, tmask)
+                total += (<int128> w[tmask]) * d
+                if d < dmin:
+                    dmin = d
+        low += dmin
+    x.other_sum[u] = total
+    x.other_low[u] = low
+    x.other_ok |= <int64_t> 1 << u
+
+
 cdef void _multiset(Ctx* x) noexcept nogil:
     """Every exchange outcome whose new cards have the rank multiset x.mult, for every discard.
 
@@ -1529,20 +1568,22 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             total = info.total[i]
             unsafe = info.unsafe[i]
             if thrown:
-                # the other suits' flush draws of the dealer's buy, and where they make the
-                # fold floor bind
+                # the other suits' flush draws of the dealer's buy, and the groups where they
+                # make the fold floor bind (looked at group by group only when the least they
+                # add over all groups could)
                 u = _plan_of(x, player, p)
-                for sigmask in range(1 << nr):
+                if not (x.other_ok >> u) & 1:
+                    _other_total(x, u)
+                total += x.other_sum[u]
+                for sigmask in range(1 << nr if not x.forced else 0):
                     cnt = x.group_count[sigmask]
-                    if cnt == 0:
+                    if cnt == 0 or val[sigmask] + x.other_low[u] >= -x.n * x.den:
                         continue
                     if not (x.group_ok[u] >> sigmask) & 1:
                         _group_deltas(x, u, sigmask)
-                    if not x.forced and val[sigmask] + x.group_low[u][sigmask] < -x.n * x.den:
-                        total -= (<int128> cnt) * val[sigmask]
+                    if val[sigmask] + x.group_low[u][sigmask] < -x.n * x.den:
+                        total -= (<int128> cnt) * val[sigmask] + x.group_sum[u][sigmask]
                         unsafe |= 1 << sigmask
-                    else:
-                        total += x.group_sum[u][sigmask]
             for sigmask in range(1 << nr):
                 if (unsafe >> sigmask) & 1:
                     x.unsafe_sig[x.n_unsafe] = sigmask
