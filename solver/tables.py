@@ -272,15 +272,18 @@ def _save_chunk(directory: Path, start: int, rows: np.ndarray, columns: dict[str
 
 
 def _load_chunk(directory: Path, start: int, rows: np.ndarray) -> dict[str, np.ndarray] | None:
-    """A chunk saved by an earlier build, if it is there and holds these rows; else None."""
+    """A chunk saved by an earlier build, if it is there and holds these rows (and maybe rows
+    of shards finished since), in the same order; else None."""
     path = _chunk_path(directory, start)
     if not path.exists():
         return None
     try:
         with np.load(path, allow_pickle=False) as data:
+            saved = data["rows"]
             columns = {name: data[name] for name in data.files if name != "rows"}
-            if np.array_equal(data["rows"], rows) and all(len(c) == len(rows) for c in columns.values()):
-                return columns
+            wanted = np.isin(saved, rows)
+            if np.array_equal(saved[wanted], rows) and all(len(c) == len(saved) for c in columns.values()):
+                return {name: c[wanted] for name, c in columns.items()}
     except Exception:  # a damaged file is solved again, whatever numpy makes of it
         pass
     path.unlink()
@@ -313,12 +316,13 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
     With ``compact`` the shards hold only ``COMPACT_COLUMNS``, byte for byte as ``compact``
     writes them from a full table.
 
-    The classes to solve are taken in rank order (the key order: the suit classes of a
-    rank-level deal, solved one after the other, share the solver's rank-level work), in chunks
-    of about ``chunk_rows`` that end where a rank-level deal does, which workers take. Each
-    finished chunk is saved (under ``.chunks``), a shard is written when all of its rows are in,
-    and the chunks are removed when every shard is: a build killed and started again solves
-    only the chunks it had not finished.
+    The classes to solve are taken in rank order (``rank_order``, shard after shard: the suit
+    classes of a rank-level deal, solved one after the other, share the solver's rank-level
+    work), in chunks of about ``chunk_rows`` that end where a rank-level deal does, which
+    workers take. Each finished chunk is saved (under ``.chunks``, named by its place in the
+    rank order of all the classes), a shard is written when all of its rows are in, and the
+    chunks are removed when every shard is: a build killed and started again, with the same or
+    other shards finished, solves only the chunks it had not finished.
     ``progress(done, total)`` is called with the classes solved as work completes (``total``:
     the classes left to solve).
     """
@@ -366,14 +370,22 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
         todo.append(s)
     hands, up_cards, weights = enumerate_classes()
     keys = class_keys(hands, up_cards)
-    todo_rows = np.concatenate([np.arange(plan.rows(s).start, plan.rows(s).stop) for s in todo] or [[]]).astype(np.int64)
-    order = todo_rows[rank_order(hands[todo_rows], up_cards[todo_rows])]
-    ends = _chunk_ends(rank_keys(hands[order], up_cards[order]), chunk_rows)
+    # the chunks of all the classes, named by their place in rank order (the same whatever is
+    # left to build, so that a resumed build finds them), less the rows of shards not to build
+    in_todo = np.zeros(N_CLASSES, bool)
+    for s in todo:
+        in_todo[plan.rows(s).start:plan.rows(s).stop] = True
+    order = rank_order(hands, up_cards)
+    chunks = {}
+    for start, end in _chunk_ends(rank_keys(hands[order], up_cards[order]), chunk_rows).items():
+        rows = order[start:end]
+        if in_todo[rows].any():
+            chunks[start] = rows[in_todo[rows]]
     results: dict[int, dict[str, np.ndarray]] = {}   # the columns of each shard, filled as chunks come in
     filled = dict.fromkeys(todo, 0)
 
     def chunk(start: int) -> np.ndarray:
-        return order[start:ends[start]]
+        return chunks[start]
 
     def take(rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
         shard_of = rows // shard_rows
@@ -388,14 +400,14 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
             filled[s] += int(mine.sum())
 
     tasks, reused = [], 0
-    for start in ends:
+    for start in chunks:
         saved = _load_chunk(directory, start, chunk(start))
         if saved is None:
             tasks.append(start)
         else:
             take(chunk(start), saved)
             reused += len(chunk(start))
-    total = len(order) - reused
+    total = sum(len(chunk(start)) for start in tasks)
     done = 0
     t0 = time.perf_counter()
 
@@ -422,17 +434,26 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
         for start, columns in run() if tasks else ():
             _save_chunk(directory, start, chunk(start), columns)
             take(chunk(start), columns)
-            done += len(columns["best"])
+            done += len(chunk(start))
             if progress is not None:
                 progress(done, total)
             for s in np.unique(chunk(start) // shard_rows).tolist():
                 finish(s)
-    if all(str(s) in manifest["shards"] for s in todo):
-        # every shard is written: the chunks (of this build or of older ones) are not needed
-        for path in (directory / CHUNKS).glob("*.npz"):
+    # the chunks whose every row is in a finished shard (of this build or of older ones) are
+    # not needed any more
+    finished = np.zeros(N_CLASSES, bool)
+    for s in manifest["shards"]:
+        finished[plan.rows(int(s)).start:plan.rows(int(s)).stop] = True
+    for path in (directory / CHUNKS).glob("*.npz"):
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                needed = not finished[data["rows"]].all()
+        except Exception:  # damaged: of no use
+            needed = False
+        if not needed:
             path.unlink()
-        with contextlib.suppress(OSError):
-            (directory / CHUNKS).rmdir()
+    with contextlib.suppress(OSError):
+        (directory / CHUNKS).rmdir()  # when empty
     return BuildReport(directory, tuple(todo), tuple(kept), tuple(redone), total, time.perf_counter() - t0, reused)
 
 

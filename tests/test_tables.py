@@ -81,27 +81,34 @@ def test_builds_are_byte_identical_and_resume(built, tmp_path):
 
 def test_a_killed_build_keeps_its_finished_chunks(built, tmp_path):
     """Killed in the middle of a shard, a build keeps the chunks it finished and solves the rest."""
-    def kill_after_the_first_chunk(done, total):
-        raise KeyboardInterrupt
+    def kill_after(rows):
+        def progress(done, total):
+            if done >= rows:
+                raise KeyboardInterrupt
+        return progress
 
+    # rows 1 and 2 are of one rank-level deal: chunks {0}, {1, 2}, {3}
     with pytest.raises(KeyboardInterrupt):
-        tables.build(rules.DEFAULT, tmp_path, shard_rows=ROWS, shards=[1], chunk_rows=1,
-                     progress=kill_after_the_first_chunk)
+        tables.build(rules.DEFAULT, tmp_path, shard_rows=ROWS, shards=[0, 1], chunk_rows=1, progress=kill_after(3))
     saved = list((tmp_path / tables.CHUNKS).glob("*.npz"))
-    assert len(saved) == 1 and not tables.shard_path(tmp_path, 1).exists()
+    assert len(saved) == 2 and not tables.shard_path(tmp_path, 0).exists()
+    # shard 0 from the chunks alone; then shard 1 finds its row in the chunk saved with both
+    report = tables.build(rules.DEFAULT, tmp_path, shard_rows=ROWS, shards=[0], chunk_rows=1)
+    assert report.solved == (0,) and report.reused == 2 and report.classes == 0
     report = tables.build(rules.DEFAULT, tmp_path, shard_rows=ROWS, shards=[1], chunk_rows=1)
     assert report.solved == (1,) and report.reused == 1 and report.classes == ROWS - 1
-    assert tables.shard_path(tmp_path, 1).read_bytes() == tables.shard_path(built, 1).read_bytes()
+    for s in (0, 1):
+        assert tables.shard_path(tmp_path, s).read_bytes() == tables.shard_path(built, s).read_bytes()
     assert not (tmp_path / tables.CHUNKS).exists()
     # a damaged chunk is solved again
+    again = tmp_path / "again"
     with pytest.raises(KeyboardInterrupt):
-        tables.build(rules.DEFAULT, tmp_path, shard_rows=ROWS, shards=[0], chunk_rows=1,
-                     progress=kill_after_the_first_chunk)
-    for path in (tmp_path / tables.CHUNKS).glob("*.npz"):
+        tables.build(rules.DEFAULT, again, shard_rows=ROWS, shards=[0], chunk_rows=1, progress=kill_after(1))
+    for path in (again / tables.CHUNKS).glob("*.npz"):
         path.write_bytes(b"damaged")
-    report = tables.build(rules.DEFAULT, tmp_path, shard_rows=ROWS, shards=[0], chunk_rows=1)
+    report = tables.build(rules.DEFAULT, again, shard_rows=ROWS, shards=[0], chunk_rows=1)
     assert report.reused == 0 and report.classes == ROWS
-    assert tables.shard_path(tmp_path, 0).read_bytes() == tables.shard_path(built, 0).read_bytes()
+    assert tables.shard_path(again, 0).read_bytes() == tables.shard_path(built, 0).read_bytes()
 
 
 def test_build_refuses_other_rules_and_bad_requests(built):
