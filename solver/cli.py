@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -21,6 +21,9 @@ from .cards import parse_card, parse_cards
 from .deal import bet_value, buy_game, solve
 from .errors import InputError
 from .hand import evaluate
+
+if TYPE_CHECKING:
+    from .report import TablePlay
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -191,11 +194,17 @@ def tables_build(
     shard_rows: Annotated[int, typer.Option("--shard-rows", hidden=True)] = tables_mod.SHARD_ROWS,
 ) -> None:
     """Solve every suit class of (hand, up-card) into Parquet shards; resumable."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
     r = rules_mod.load(rules)
     directory = out or Path("tables") / (f"{r.name}-compact" if compact else r.name)
     chosen = _parse_shards(shards) if shards else None
+    _build(r, directory, jobs, backend, scheduler, shard_rows, chosen, compact)
+
+
+def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky", scheduler: Optional[str] = None,
+           shard_rows: int = tables_mod.SHARD_ROWS, chosen: Optional[list[int]] = None, compact: bool = False) -> None:
+    """A table build with a progress bar (a line a minute when stderr is not a terminal)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
     start, last = time.monotonic(), [0.0]
     with Progress(TextColumn("solving classes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("ETA"), TimeRemainingColumn(), console=_err) as bar:
@@ -297,6 +306,10 @@ def report(
     vs: Annotated[Optional[str], typer.Option("--vs", help="Other rules to compare with (preset or file).")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Directory for report.md and report.json.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
+    table: Annotated[Optional[Path], typer.Option("--table", "-t", help="Where the strategy tables of rules with "
+                                                  "options are (default: $RPOKER_TABLES, ./tables).")] = None,
+    build: Annotated[bool, typer.Option("--build", help="Build the compact strategy table of rules with options "
+                                        "when it is missing or unfinished (hours: see tables build).")] = False,
 ) -> None:
     """Exact house edge, element of risk, return table, charts, over every class of deal."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -311,7 +324,7 @@ def report(
                       console=_err) as bar:
             task = bar.add_task("count", total=None)
             counts = report_mod.class_counts(r, jobs, lambda d, t: bar.update(task, completed=d, total=t))
-        figures.append(report_mod.figures(r, counts))
+        figures.append(report_mod.figures(r, counts, _table_play(r, table, build, jobs)))
         directory.mkdir(parents=True, exist_ok=True)
         report_mod.charts(figures[-1], counts, directory)
     markdown = report_mod.to_markdown(figures[0], figures[1] if vs else None)
@@ -320,6 +333,27 @@ def report(
     (directory / "report.json").write_text(json.dumps(data[0] if not vs else {"a": data[0], "b": data[1]}, indent=1) + "\n")
     typer.echo(markdown, nl=False)
     _err.print(f"written: {directory}/report.md, report.json and the charts")
+
+
+def _table_play(r: rules_mod.Rules, root: Optional[Path], build: bool, jobs: int) -> Optional[TablePlay]:
+    """The optimal play of rules with options from their complete table (built with ``build``)."""
+    from . import report as report_mod
+
+    if not (r.exchange or r.sixth_card):
+        return None  # counted exactly without a table
+    roots = ([root] if root else []) + tables_mod.default_roots()
+    found = tables_mod.find_table(r, roots)
+    if build and (found is None or not found.complete):
+        directory = found.directory if found is not None else (root or Path("tables")) / f"{r.name}-compact"
+        _build(r, directory, jobs, compact=True)
+        found = tables_mod.Table(directory)
+    if found is None or not found.complete:
+        where = f"{found.directory} holds {len(found.manifest['shards'])} of its {found.manifest['shards_total']} shards" \
+            if found is not None else "no table found in " + ", ".join(str(p) for p in roots)
+        _err.print(f"{r.name}: optimal play needs the complete strategy table ({where}); left out. "
+                   "Build it with `rpoker tables build --compact` or `rpoker report --build`.", highlight=False)
+        return None
+    return report_mod.table_play(found)
 
 
 @rules_app.command("show")

@@ -11,8 +11,13 @@ hidden cards counted exactly, ``_dealer.bet_counts``), so
 - the bonus side bet (RULES §8) over the 2,598,960 dealt hands.
 
 Totals are exact integers: the results of every deal against every completion of the dealer's
-hand (the full cycle C(52,5) * 47 * C(46,4)), so every EV is an exact fraction of them. Rules
-with exchanges or a sixth card need the strategy tables for their optimal play.
+hand (the full cycle C(52,5) * 47 * C(46,4)), so every EV is an exact fraction of them.
+
+Rules with exchanges or a sixth card take their optimal play from their complete strategy table
+(``table_play``): the EV of optimal play from every class's best EV, and how often each first
+action is best. The table holds each best EV as the float64 nearest the exact fraction, so the
+EV is the exact weighted sum of those floats, within a stated bound of the exact value (the
+largest |EV| times 2**-52: every float is within that of its fraction).
 """
 
 from __future__ import annotations
@@ -30,9 +35,11 @@ from .category import AK, CATEGORIES, FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, PAIR, R
 from .category import STRAIGHT_FLUSH, THREE_OF_A_KIND, TWO_PAIR
 from .classes import N_DEALS, enumerate_classes, rank_order
 from .deal import bet_counts, kernel_settings, payout_by_strength
+from .errors import InputError
 from .hand import STRENGTH_CATEGORY
 from .report_deal import exact
 from .rules import Rules
+from .tables import Table
 
 COMPLETIONS = comb(46, 4)            # the dealer's hidden cards for a deal without dead cards
 CYCLE = N_DEALS * COMPLETIONS         # 19,933,230,517,200
@@ -147,6 +154,55 @@ def strategy(name: str, c: Counts, rules: Rules, bet: np.ndarray, closed: bool =
     return Strategy(name, total, bets, returns)
 
 
+@dataclass(frozen=True)
+class TablePlay:
+    """Optimal play read from a complete strategy table (rules with exchanges or a sixth card)."""
+
+    table: str
+    total: Fraction                 # sum over the classes of weight * best EV (as stored)
+    error: float                    # |total / N_DEALS - the exact EV| is at most this
+    first_action: dict[str, int]    # deals by best first action: fold, bet, sixth card, exchange k
+    insured: int                    # deals whose best action is to bet the dealt hand insured
+
+    @property
+    def ev(self) -> Fraction:
+        return self.total / N_DEALS
+
+
+def _exact_float_total(weight: np.ndarray, values: np.ndarray) -> Fraction:
+    """The exact sum of weight * value over float64 values (each the binary fraction it is)."""
+    mantissa, exponent = np.frexp(values)
+    m = (mantissa * 2.0**53).astype(np.int64)   # exact: values = m * 2**(exponent - 53)
+    hi, lo = m >> 26, m & ((1 << 26) - 1)        # halves, so that the int64 sums cannot overflow
+    w = weight.astype(np.int64)
+    total = Fraction(0)
+    for e in np.unique(exponent).tolist():
+        sel = exponent == e
+        part = (int((w[sel] * hi[sel]).sum()) << 26) + int((w[sel] * lo[sel]).sum())
+        total += part * Fraction(2) ** (e - 53)
+    return total
+
+
+def table_play(table: Table) -> TablePlay:
+    """The optimal play of a complete table: its EV and its first actions, weighted by deals."""
+    if not table.complete:
+        raise InputError(f"the table in {table.directory} is not complete: {len(table.manifest['shards'])} of "
+                         f"{table.manifest['shards_total']} shards")
+    total, largest, insured = Fraction(0), 0.0, 0
+    first = dict.fromkeys(["fold", "bet", "sixth card", *(f"exchange {k}" for k in range(1, 6))], 0)
+    for s in range(table.manifest["shards_total"]):
+        data = table._read(s, ["weight", "best", "best_ev", "insurance"])
+        weight, best, ev = (data.column(n).to_numpy() for n in ("weight", "best", "best_ev"))
+        total += _exact_float_total(weight, ev)
+        largest = max(largest, float(np.abs(ev).max()))
+        thrown = np.array([bin(m).count("1") for m in range(32)])[np.maximum(best.astype(np.int64) - 2, 0)]
+        for name, sel in (("fold", best == 0), ("bet", best == 1), ("sixth card", best == 2),
+                          *((f"exchange {k}", (best >= 3) & (thrown == k)) for k in range(1, 6))):
+            first[name] += int(weight[sel].sum())
+        insured += int(weight[(best == 1) & (data.column("insurance").to_numpy() > 0)].sum())
+    return TablePlay(str(table.directory), total, largest * 2.0**-52, first, insured)
+
+
 def optimal_bet(c: Counts) -> np.ndarray:
     """Bet where the bet (with its best insurance and buy) beats folding."""
     n, den, value = c.counts[:, 0], c.counts[:, 6], c.counts[:, 7]
@@ -170,8 +226,9 @@ def bonus_return(rules: Rules) -> dict[str, Any]:
     return {"counts": counts, "hands": total, "ev": ev, "return": 1 + ev}
 
 
-def figures(rules: Rules, c: Counts) -> dict[str, Any]:
-    """Every figure of the report for these rules, exact (fractions and integers)."""
+def figures(rules: Rules, c: Counts, table: TablePlay | None = None) -> dict[str, Any]:
+    """Every figure of the report for these rules, exact (fractions and integers); ``table``:
+    the optimal play of rules with exchanges or a sixth card, from their strategy table."""
     strength_cat = STRENGTH_CATEGORY[c.strength]
     out: dict[str, Any] = {"rules": rules, "cycle": CYCLE}
     out["closed_box"] = strategy("closed box (bet at once, no options)", c, rules, np.ones(len(c.weight), bool),
@@ -186,6 +243,7 @@ def figures(rules: Rules, c: Counts) -> dict[str, Any]:
         out["bet_by_category"] = {CATEGORIES[k]: Fraction(int(c.weight[bet & (strength_cat == k)].sum()),
                                                           int(c.weight[strength_cat == k].sum()))
                                   for k in range(len(CATEGORIES)) if (strength_cat == k).any()}
+    out["table_play"] = table
     out["bonus"] = bonus_return(rules)
     return out
 
@@ -208,9 +266,16 @@ def to_json(f: dict[str, Any]) -> dict[str, Any]:
                                "ev_share": frac(Fraction(r * k, CYCLE))} for r, k in s.returns.items()]
         return out
 
+    def play(t: TablePlay) -> dict[str, Any]:
+        return {"table": t.table, "ev_per_ante": frac(t.ev), "house_edge": frac(-t.ev), "error_bound": t.error,
+                "weighted_best_ev_total": frac(t.total), "deals": N_DEALS,
+                "first_action": {k: {"deals": v, "share": frac(Fraction(v, N_DEALS))} for k, v in t.first_action.items()},
+                "bet_insured": {"deals": t.insured, "share": frac(Fraction(t.insured, N_DEALS))}}
+
     r: Rules = f["rules"]
     return {"rules": {"name": r.name, "fingerprint": r.fingerprint, **r.to_dict()}, "cycle": CYCLE,
             "optimal": strat(f["optimal"]) if f["optimal"] else None,
+            "optimal_from_table": play(f["table_play"]) if f.get("table_play") else None,
             "bet_by_category": {k: frac(v) for k, v in f.get("bet_by_category", {}).items()},
             "closed_box": strat(f["closed_box"]), "fixed_strategies": [strat(s) for s in f["fixed"]],
             "bonus": {"counts": f["bonus"]["counts"], "hands": f["bonus"]["hands"], "ev": frac(f["bonus"]["ev"]),
@@ -241,7 +306,8 @@ def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
         lines.append(row(label, cells))
 
     opt = lambda s: s["optimal"]  # noqa: E731
-    add("house edge, optimal play", lambda s: -opt(s).ev if opt(s) else None, _pct)
+    played = lambda s: s.get("table_play")  # noqa: E731
+    add("house edge, optimal play", lambda s: -opt(s).ev if opt(s) else -played(s).ev if played(s) else None, _pct)
     add("element of risk, optimal play", lambda s: opt(s).element_of_risk if opt(s) else None, _pct)
     add("average total wager (antes)", lambda s: opt(s).average_wager if opt(s) else None, lambda x: f"{float(x):.9f}")
     add("bet (raise) rate", lambda s: opt(s).bet_rate if opt(s) else None, lambda x: f"{float(x) * 100:.9f} %")
@@ -253,6 +319,16 @@ def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
     for i, strat in enumerate(f["fixed"]):
         add(f"house edge, {strat.name}", lambda s, i=i: -s["fixed"][i].ev, _pct)
     add("bonus side bet: house edge", lambda s: -s["bonus"]["ev"], _pct)
+    for s in sets:
+        t = s.get("table_play")
+        if t is None:
+            continue
+        lines += ["", f"## Optimal play from the strategy table ({s['rules'].name})", "",
+                  f"From `{t.table}`: the EV per ante {float(t.ev):+.12f} is the deals' average of every "
+                  f"class's best EV as stored (float64), within {t.error:.1e} of the exact value.", "",
+                  "| best first action | deals | share |", "|---|---|---|"]
+        lines += [f"| {k} | {v:,} | {v / N_DEALS * 100:.6f} % |" for k, v in t.first_action.items()]
+        lines.append(f"| bet the dealt hand, insured | {t.insured:,} | {t.insured / N_DEALS * 100:.6f} % |")
     for s in sets:
         o = s["optimal"]
         if o is None or o.returns is None:

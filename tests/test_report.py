@@ -93,3 +93,68 @@ def test_comparison_of_two_rule_sets():
     cells = [float(c.strip().rstrip(" %")) for c in line.split("|")[2:5]]
     assert cells[2] == pytest.approx(cells[1] - cells[0], abs=1e-8)
     assert json.dumps(report.to_json(fb))  # JSON-ready
+
+
+def test_exact_float_total_is_the_exact_sum():
+    rng = np.random.default_rng(3)
+    values = np.concatenate([rng.normal(0, 3, 5000), rng.normal(0, 1e-9, 100), [0.0, -1.0, 1e300, -1e-300, 2.5]])
+    weights = rng.integers(1, 25, len(values))
+    exact = sum(Fraction(int(w)) * Fraction(float(v)) for w, v in zip(weights, values))
+    assert report._exact_float_total(weights, values) == exact
+
+
+def _fake_compact_table(directory, r: rules.Rules, best, best_ev, insurance):
+    """A complete compact table of made-up answers (the figures only read them)."""
+    from solver import classes, tables
+
+    hands, ups, weights = enumerate_classes()
+    rows = tables.SHARD_ROWS * 16
+    directory.mkdir()
+    manifest = {**tables._new_manifest(r, rows), "compact": True}
+    keys = classes.class_keys(hands, ups)
+    for s in range(manifest["shards_total"]):
+        part = slice(s * rows, (s + 1) * rows)
+        columns = {"key": keys[part], "weight": weights[part].astype(np.int32), "best": best[part],
+                   "best_ev": best_ev[part], "second": best[part], "second_ev": best_ev[part],
+                   "insurance": insurance[part]}
+        manifest["shards"][str(s)] = tables._write_shard(directory, s, tables._metadata(r), columns, compact=True)
+    tables._write_manifest(directory, manifest)
+    return weights
+
+
+def test_optimal_play_read_from_a_complete_table(tmp_path, monkeypatch):
+    from solver import tables
+
+    r = rules.DEFAULT
+    rng = np.random.default_rng(4)
+    n = len(enumerate_classes()[0])
+    best = rng.integers(0, 34, n).astype(np.uint8)
+    best_ev = rng.normal(-0.05, 1, n)
+    insurance = rng.integers(0, 3, n).astype(np.uint8)
+    weights = _fake_compact_table(tmp_path / "t", r, best, best_ev, insurance)
+    play = report.table_play(tables.Table(tmp_path / "t"))
+    assert play.total == report._exact_float_total(weights, best_ev)
+    assert abs(float(play.ev) - float(np.dot(weights, best_ev)) / report.N_DEALS) < 1e-12
+    assert play.error == float(np.abs(best_ev).max()) * 2.0**-52
+    thrown = np.array([bin(max(int(b) - 2, 0)).count("1") for b in range(34)])[best]
+    assert play.first_action["fold"] == weights[best == 0].sum()
+    assert play.first_action["sixth card"] == weights[best == 2].sum()
+    for k in range(1, 6):
+        assert play.first_action[f"exchange {k}"] == weights[(best >= 3) & (thrown == k)].sum()
+    assert sum(play.first_action.values()) == report.N_DEALS
+    assert play.insured == weights[(best == 1) & (insurance > 0)].sum()
+    # the report takes it from the table found by the CLI; without a table it is left out
+    from solver import cli
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RPOKER_TABLES", raising=False)
+    assert cli._table_play(r, tmp_path / "t", False, 1) == play
+    assert cli._table_play(r, None, False, 1) is None
+    rows = random.Random(5).sample(range(n), 30)
+    figures = report.figures(r, _subset(r, rows)[0], play)
+    data = report.to_json(figures)
+    assert data["optimal_from_table"]["first_action"]["fold"]["deals"] == play.first_action["fold"]
+    assert Fraction(data["optimal_from_table"]["ev_per_ante"]["exact"]) == play.ev
+    text = report.to_markdown(figures)
+    assert f"| house edge, optimal play | {float(-play.ev) * 100:+.9f} % |" in text
+    assert "## Optimal play from the strategy table (russian)" in text
