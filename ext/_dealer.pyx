@@ -1082,6 +1082,7 @@ cdef struct Ctx:
     int n_new
     int n_masks
     int masks[10]              # the discard masks of k cards
+    int kept_suits[10]         # the suits a flush of each can be in (its kept cards' suit)
     int player[10]             # each one's strength when the new cards make no flush
     int128* acc
     int64_t outcomes
@@ -1443,6 +1444,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef uint32_t unsafe
     cdef int full
     cdef int taken[4]
+    cdef int fl_common = 15           # the suits every new rank can be drawn in, once each
     for r in range(13):
         x.a[r] = D.a0[r] - x.mult[r]
         if x.mult[r]:
@@ -1454,6 +1456,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                     Sr[nr] |= 1 << j
             if (Sr[nr] >> D.sigma) & 1:
                 sig_ranks |= 1 << nr
+            fl_common &= Sr[nr] if Mr[nr] == 1 else 0
             total_leaves *= BINOM[_popcount(Sr[nr])][Mr[nr]]
             key_new += RK[r] * x.mult[r]
             x.position[r] = nr
@@ -1461,25 +1464,32 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     x.nr = nr
     x.sig_ranks = sig_ranks
     x.wl_ok = 0
-    # by doubling over the positions: the rank bits and the outcomes of every sigmask (a
-    # product of one factor per position: its rank's card of the up suit taken or not)
+    x.outcomes += total_leaves
+    x.n_plans = 0
+    info = &SH.info[MS_OFF[x.k] + x.seq]
+    x.seq += 1
+    # the multisets come in the same order for every deal of a generation (the order of
+    # _ranks over the deal's rank counts): the index is the one met before
+    x.ms = info.ms if info.gen == SH.gen else _ms_index(x.mult)
+    x.pref = _shared_pref(D, x.a, x.ms)
+    _shared_room(MS_PLANS)
+    fill = not x.card_by_card and (info.gen != SH.gen or info.sgen != SH.sgen or info.forced != x.forced)
+    thrown = D.any_thrown
+    # by doubling over the positions: the rank bits and, where they are needed, the outcomes
+    # of every sigmask (a product of one factor per position: its rank's card of the up suit
+    # taken or not)
     x.bits[0] = 0
     x.group_count[0] = 1
     for j in range(nr):
-        w0 = _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1), Mr[j])
-        w1 = _ways(_popcount(Sr[j]) - 1, Mr[j] - 1) if (sig_ranks >> j) & 1 else 0
+        if fill or thrown or x.card_by_card:
+            w0 = _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1), Mr[j])
+            w1 = _ways(_popcount(Sr[j]) - 1, Mr[j] - 1) if (sig_ranks >> j) & 1 else 0
+            for sigmask in range(1 << j):
+                x.group_count[sigmask | (1 << j)] = x.group_count[sigmask] * w1
+                x.group_count[sigmask] *= w0
         for sigmask in range(1 << j):
             x.bits[sigmask | (1 << j)] = x.bits[sigmask] | (1 << R[j])
-            x.group_count[sigmask | (1 << j)] = x.group_count[sigmask] * w1
-            x.group_count[sigmask] *= w0
-    x.outcomes += total_leaves
-    x.n_plans = 0
-    x.ms = _ms_index(x.mult)
-    x.pref = _shared_pref(D, x.a, x.ms)
-    _shared_room(MS_PLANS)
-    info = &SH.info[MS_OFF[x.k] + x.seq]
-    x.seq += 1
-    if info.gen != SH.gen or info.ms != x.ms:
+    if info.gen != SH.gen:
         info.ms = x.ms
         info.nq_blind = x.pref[D.ms_below[st.qualifier]]
         for i in range(x.n_masks):
@@ -1494,10 +1504,8 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             info.blind[i][1] = x.pref[D.ms_below[player + 1]]
         info.gen = SH.gen
         info.sgen = 0
-    # the groups' values, once per up-suit generation (see MsInfo)
-    fill = not x.card_by_card and (info.sgen != SH.sgen or info.forced != x.forced)
+    # the groups' values: once per up-suit generation (see MsInfo), when fill
     x.n_unsafe = 0
-    thrown = D.any_thrown
     full = (1 << nr) - 1
     for i in range(x.n_masks):
         km = x.masks[i]
@@ -1544,14 +1552,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         # the outcomes where every card is of one suit: the player has a flush
         n_fl = 0
         for pi in range(4):
-            ok = 1
-            for j in range(5):
-                if not (km >> j) & 1 and (x.hand[j] & 3) != pi:
-                    ok = 0
-            for j in range(nr):
-                if Mr[j] != 1 or not (Sr[j] >> pi) & 1:
-                    ok = 0
-            if ok:
+            if (x.kept_suits[i] & fl_common) >> pi & 1:
                 fl_suit[n_fl] = pi
                 fl_sig[n_fl] = full if pi == D.sigma else 0   # as rank positions
                 n_fl += 1
@@ -1800,6 +1801,10 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                 acc[i] = 0
                 if bin(i).count("1") == k:
                     x.masks[x.n_masks] = i
+                    x.kept_suits[x.n_masks] = 15  # no card kept: any suit
+                    for j in range(5):
+                        if not (i >> j) & 1:
+                            x.kept_suits[x.n_masks] &= 1 << (hand[j] & 3)
                     x.n_masks += 1
             for i in range(13):
                 x.mult[i] = 0
