@@ -1,8 +1,9 @@
 """Strategy tables: classes solved per second per core, the projected full build, query times.
 
-The build solves the classes in rank order across all its shards, in chunks of 512 that
-workers take, so that the suit classes of one rank-level deal are solved one after the other
-and share the kernel's rank-level work. This benchmark times that workload: windows of
+The build solves the classes in rank order (``classes.rank_order``: by rank-level deal, then by
+the hand's cards in the up-card's suit), in chunks of about 512 that workers take, so that the
+suit classes of one rank-level deal are solved one after the other and share the kernel's
+rank-level work. This benchmark times that workload: windows of
 consecutive rows of that order at random places (default rules), first one window at a time on
 one worker, then with one worker per core, and projects a full build (5,649,150 classes) on
 this machine. Then it builds two tiny shards to time queries: the median warm query in process and
