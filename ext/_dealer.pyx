@@ -579,13 +579,27 @@ cdef inline int64_t _gain(const RankPlan* r, int k, unsigned int outs) noexcept 
             + 3 * (POP[outs & e.lose] - POP[outs & e.flose]))
 
 
+cdef int _most_won(const Deal* D, int player) noexcept nogil:
+    """The most stub cards, over the dealer's rank sets that may buy, whose draw qualifies the
+    dealer below the player (flush draws included), in the deal's deck: a deck of fewer cards
+    (the deal's less new cards) has no more."""
+    cdef int i, j, e, w, most = 0
+    for j in range(D.n_buyable):
+        i = D.buyable[j]
+        w = _draws_won(&D.ds_plain[i], D.a0, D.ds_mask[i], player, &e)
+        w += POP[D.ds_flush[i].cum[_draws_below(&D.ds_flush[i], player)]]
+        if w > most:
+            most = w
+    return most
+
+
 cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int p,
-                     RankPlan* R) noexcept nogil:
+                     RankPlan* R, int most_won=-1) noexcept nogil:
     """Fill ``R`` (its keys and entries: room for D.n_buyable) for the deck's rank counts ``a``.
 
     E[buy] is at most best_pay times the chance to qualify after the buy: a rank set is kept
     when its plain draws can pay, or when a flush draw with every out of its suit still unseen
-    could.
+    could. ``most_won`` (_most_won of the player, if known) can show that none can: no entry.
     """
     cdef int i, j, k, e, r, top, rho = D.rho, n_thrown = 0, n_other = 0, fe
     cdef int m = ysize - 4
@@ -600,11 +614,19 @@ cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize,
     cdef PlanEntry* out
     cdef PlanKey* ok
     cdef Gone gone
-    _gone(D, a, &gone)
     _redraw_factors(m, st.redraws, R.g)
     R.threshold = threshold
     R.best_pay = best_pay
     R.base = 0
+    R.n = 0
+    R.n_thrown = 0
+    if most_won >= 0:
+        gc = 0
+        for c in range(5):
+            gc = R.g[c] if R.g[c] > gc else gc
+        if best_pay * most_won * gc <= threshold:
+            return  # no rank set can pay (two pair, mostly: a pair below it is too few outs)
+    _gone(D, a, &gone)
     for j in range(D.n_buyable):
         i = D.buyable[j]
         h = D.ds_mask[i]
@@ -904,6 +926,8 @@ cdef struct Shared:
     uint32_t sgen
     int64_t* vals                     # N_MS_ALL * 10 * 32: each group's value (MsInfo)
     FlushValue* flush                 # N_MS_ALL * 10 * 2: by discard, in the up suit or not
+    int32_t* most_won                 # by band: _most_won of its players, for this generation
+    uint32_t* most_won_gen
 
 
 cdef Shared SH
@@ -925,8 +949,10 @@ def _shared_alloc():
     SH.memo = <MemoSlot*> calloc(STORE_PLANS << MEMO_REGION, sizeof(MemoSlot))
     SH.vals = <int64_t*> malloc(N_MS_ALL * 10 * 32 * sizeof(int64_t))
     SH.flush = <FlushValue*> calloc(N_MS_ALL * 10 * 2, sizeof(FlushValue))
+    SH.most_won = <int32_t*> calloc(2 * N_STRENGTH + 2, sizeof(int32_t))
+    SH.most_won_gen = <uint32_t*> calloc(2 * N_STRENGTH + 2, sizeof(uint32_t))
     SH.memo_epoch = 1
-    if (SH.memo == NULL or SH.vals == NULL or SH.flush == NULL or SH.p5 == NULL or SH.pref == NULL or SH.info == NULL or SH.pref_gen == NULL or SH.plan_head == NULL
+    if (SH.memo == NULL or SH.vals == NULL or SH.flush == NULL or SH.most_won == NULL or SH.most_won_gen == NULL or SH.p5 == NULL or SH.pref == NULL or SH.info == NULL or SH.pref_gen == NULL or SH.plan_head == NULL
             or SH.plan_epoch == NULL or SH.plans == NULL or SH.entries == NULL or SH.keys == NULL):
         raise MemoryError("no memory for the solver's shared store")
 
@@ -1019,7 +1045,10 @@ cdef int _shared_plan(const Deal* D, const Settings* st, const int* a, int ysize
     SH.n_plans += 1
     s.r.e = SH.entries + SH.used
     s.r.key = SH.keys + SH.used
-    _rank_plan(D, st, a, ysize, player, p, &s.r)
+    if SH.most_won_gen[band] != SH.gen:
+        SH.most_won[band] = _most_won(D, player)
+        SH.most_won_gen[band] = SH.gen
+    _rank_plan(D, st, a, ysize, player, p, &s.r, SH.most_won[band])
     SH.used += s.r.n
     out[0] = s.r
     return SH.n_plans - 1
