@@ -345,7 +345,7 @@ def _table_play(r: rules_mod.Rules, root: Optional[Path], build: bool, jobs: int
     found = tables_mod.find_table(r, roots)
     if build and (found is None or not found.complete):
         directory = found.directory if found is not None else (root or Path("tables")) / f"{r.name}-compact"
-        _build(r, directory, jobs, compact=True)
+        _build(r, directory, jobs, compact=found.compact if found is not None else True)
         found = tables_mod.Table(directory)
     if found is None or not found.complete:
         where = f"{found.directory} holds {len(found.manifest['shards'])} of its {found.manifest['shards_total']} shards" \
