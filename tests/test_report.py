@@ -122,17 +122,25 @@ def _fake_compact_table(directory, r: rules.Rules, best, best_ev, insurance):
     return weights
 
 
-def test_optimal_play_read_from_a_complete_table(tmp_path, monkeypatch):
-    from solver import tables
-
-    r = rules.DEFAULT
+@pytest.fixture(scope="module")
+def fake_table(tmp_path_factory):
     rng = np.random.default_rng(4)
     n = len(enumerate_classes()[0])
     best = rng.integers(0, 34, n).astype(np.uint8)
     best_ev = rng.normal(-0.05, 1, n)
     insurance = rng.integers(0, 3, n).astype(np.uint8)
-    weights = _fake_compact_table(tmp_path / "t", r, best, best_ev, insurance)
-    play = report.table_play(tables.Table(tmp_path / "t"))
+    directory = tmp_path_factory.mktemp("fake") / "t"
+    weights = _fake_compact_table(directory, rules.DEFAULT, best, best_ev, insurance)
+    return directory, weights, best, best_ev, insurance
+
+
+def test_optimal_play_read_from_a_complete_table(fake_table, tmp_path, monkeypatch):
+    from solver import tables
+
+    r = rules.DEFAULT
+    table, weights, best, best_ev, insurance = fake_table
+    n = len(weights)
+    play = report.table_play(tables.Table(table))
     assert play.total == report._exact_float_total(weights, best_ev)
     assert abs(float(play.ev) - float(np.dot(weights, best_ev)) / report.N_DEALS) < 1e-12
     assert play.error == float(np.abs(best_ev).max()) * 2.0**-52
@@ -148,7 +156,7 @@ def test_optimal_play_read_from_a_complete_table(tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RPOKER_TABLES", raising=False)
-    assert cli._table_play(r, tmp_path / "t", False, 1) == play
+    assert cli._table_play(r, table, False, 1) == play
     assert cli._table_play(r, None, False, 1) is None
     rows = random.Random(5).sample(range(n), 30)
     figures = report.figures(r, _subset(r, rows)[0], play)
@@ -158,3 +166,25 @@ def test_optimal_play_read_from_a_complete_table(tmp_path, monkeypatch):
     text = report.to_markdown(figures)
     assert f"| house edge, optimal play | {float(-play.ev) * 100:+.9f} % |" in text
     assert "## Optimal play from the strategy table (russian)" in text
+
+
+def test_report_builds_a_missing_table_when_asked(fake_table, tmp_path, monkeypatch):
+    """--build: the compact table is built (here: a made-up one is copied) where it belongs."""
+    import shutil
+
+    from solver import cli, tables
+
+    built = []
+
+    def fake_build(r, directory, jobs, compact=False):
+        built.append((directory, compact))
+        shutil.copytree(fake_table[0], directory)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RPOKER_TABLES", raising=False)
+    monkeypatch.setattr(cli, "_build", fake_build)
+    play = cli._table_play(rules.DEFAULT, None, True, 2)
+    assert built == [(tables.Path("tables") / "russian-compact", True)]
+    assert play.table == "tables/russian-compact"
+    assert play.total == report.table_play(tables.Table(fake_table[0])).total
+    assert cli._table_play(rules.load("caribbean"), None, True, 2) is None  # counted without a table
