@@ -1466,7 +1466,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int128 total
     cdef bint buy_rel, thrown
     cdef int u
-    cdef bint have_plan, fill
+    cdef bint have_plan, fill, all_groups
     cdef Filter* f
     cdef MsInfo* info
     cdef int64_t* val
@@ -1507,17 +1507,24 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     # by doubling over the positions: the rank bits and, where they are needed, the outcomes
     # of every sigmask (a product of one factor per position: its rank's card of the up suit
     # taken or not)
+    # (without them, and without groups left to the card-by-card path, only the rank bits of
+    # no position and of all of them are read: by a player's flush)
+    all_groups = fill or thrown or x.card_by_card
+    for i in range(x.n_masks if not all_groups else 0):
+        all_groups = all_groups or info.unsafe[i] != 0
     x.bits[0] = 0
     x.group_count[0] = 1
-    for j in range(nr):
-        if fill or thrown or x.card_by_card:
-            w0 = _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1), Mr[j])
-            w1 = _ways(_popcount(Sr[j]) - 1, Mr[j] - 1) if (sig_ranks >> j) & 1 else 0
-            for sigmask in range(1 << j):
-                x.group_count[sigmask | (1 << j)] = x.group_count[sigmask] * w1
-                x.group_count[sigmask] *= w0
+    for j in range(nr if all_groups else 0):
+        w0 = _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1), Mr[j])
+        w1 = _ways(_popcount(Sr[j]) - 1, Mr[j] - 1) if (sig_ranks >> j) & 1 else 0
         for sigmask in range(1 << j):
             x.bits[sigmask | (1 << j)] = x.bits[sigmask] | (1 << R[j])
+            x.group_count[sigmask | (1 << j)] = x.group_count[sigmask] * w1
+            x.group_count[sigmask] *= w0
+    if not all_groups:
+        x.bits[(1 << nr) - 1] = 0
+        for j in range(nr):
+            x.bits[(1 << nr) - 1] |= 1 << R[j]
     if info.gen != SH.gen:
         info.ms = x.ms
         info.nq_blind = x.pref[D.ms_below[st.qualifier]]
@@ -1614,7 +1621,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                     if val[sigmask] + x.group_low[u][sigmask] < -x.n * x.den:
                         total -= (<int128> cnt) * val[sigmask] + x.group_sum[u][sigmask]
                         unsafe |= 1 << sigmask
-            for sigmask in range(1 << nr):
+            for sigmask in range(1 << nr if unsafe else 0):
                 if (unsafe >> sigmask) & 1:
                     x.unsafe_sig[x.n_unsafe] = sigmask
                     x.unsafe_masks[x.n_unsafe] = 1 << i
