@@ -17,7 +17,11 @@ What depends on ranks alone (the dealer's blind counts and the rank-level buy pl
 multiset of new cards) is kept in a per-process store (Shared) while consecutive deals have the
 same ranks, so the ~70 suit classes of a rank-level deal solved in a row compute it once
 (DESIGN-NOTES §3); so are the plans' excesses for each suit's unseen cards, which the suit
-classes mostly share (their hands have few patterns of suits). ``solve`` holds the GIL throughout, so threads cannot share the store at once.
+classes mostly share (their hands have few patterns of suits). Suit classes with the same unseen
+cards in the up suit, solved in a row (``classes.rank_order`` puts them together), also share
+the value of every group of exchange outcomes (MsInfo) and the up-suit part of the player's
+flush outcomes (FlushValue). ``solve`` holds the GIL throughout, so threads cannot share the
+store at once.
 
 Exchange outcomes are enumerated by the rank multiset of the new cards (the dealer's rank counts
 are shared by all its suit assignments) and, inside it, by the new cards of the up-card's suit.
@@ -1447,22 +1451,26 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     non-flush outcomes of a group share the player's strength and the dealer's counts, and
     differ only in the buy's flush draws in the other suits, which add up suit by suit (D_tau,
     by the ranks taken from that suit). Where the fold floor cannot bind, the group's sum is
-    exact from these parts and the numbers of outcomes; elsewhere, and for the outcomes that
-    make the player a flush, the outcomes are taken card by card.
+    exact from these parts and the numbers of outcomes; elsewhere the outcomes are taken card
+    by card. The outcomes that make the player a flush are counted with their group, then
+    replaced by their own value (_flush_value).
+
+    The groups' values depend on the deal's suits only through the up suit's unseen cards: the
+    first deal of a set with the same ones (Shared.sgen) computes them, the next ones read them
+    and add only their own flush outcomes and the dealer's flush draws in the other suits.
     """
     cdef const EvalTables* t = tables()
     cdef const Deal* D = x.D
     cdef const Settings* st = x.st
-    cdef int i, j, r, nr = 0, sig_ranks = 0, sigmask, pi, km, player, p, n_fl, ok
+    cdef int i, j, r, nr = 0, sig_ranks = 0, sigmask, pi, km, player, p, n_fl
     cdef int* R = x.R
     cdef int* Mr = x.Mr
     cdef int* Sr = x.Sr
     cdef int fl_suit[4]
     cdef int fl_sig[4]
-    cdef int cards[5]
     cdef int new[5]
     cdef uint32_t key_new = 0, key
-    cdef int64_t cnt, A, nq, v, low, w0, w1, total_leaves = 1
+    cdef int64_t cnt, nq, v, w0, w1, total_leaves = 1
     cdef int128 total
     cdef bint buy_rel, thrown
     cdef int u
