@@ -327,6 +327,9 @@ def report(
         figures.append(report_mod.figures(r, counts, _table_play(r, table, build, jobs)))
         directory.mkdir(parents=True, exist_ok=True)
         report_mod.charts(figures[-1], counts, directory)
+        if figures[-1]["table_play"] is not None:
+            labels, deals = report_mod.table_first_actions(tables_mod.Table(figures[-1]["table_play"].table))
+            report_mod.table_chart(r.name, labels, deals, directory)
     markdown = report_mod.to_markdown(figures[0], figures[1] if vs else None)
     (directory / "report.md").write_text(markdown)
     data = [report_mod.to_json(f) for f in figures]

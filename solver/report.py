@@ -407,3 +407,56 @@ def charts(f: dict[str, Any], c: Counts, directory: Any) -> list[Any]:
         plt.close(fig)
         written.append(path)
     return written
+
+
+#: the first actions of the table's strategy chart, in its colours' order
+FIRST_ACTIONS = ("fold", "bet", "sixth card", *(f"exchange {k}" for k in range(1, 6)))
+
+
+def table_first_actions(table: Table) -> tuple[list[str], np.ndarray]:
+    """Deals by hand group (rows, as ``hand_group``), up-card rank and best first action
+    (``FIRST_ACTIONS``), from a complete table: weights int64[groups, 13, 8]."""
+    hands, ups, weights = enumerate_classes()   # in key order: the order of the table's rows
+    strength = _eval.evaluate(hands, False)
+    groups = [hand_group(s) for s in range(len(STRENGTH_CATEGORY))]
+    labels = list(dict.fromkeys(groups))
+    row_of = np.asarray([labels.index(g) for g in groups])[strength]
+    best = np.concatenate([table._read(s, ["best"]).column("best").to_numpy()
+                           for s in range(table.manifest["shards_total"])]).astype(np.int64)
+    thrown = np.array([bin(m).count("1") for m in range(32)])[np.maximum(best - 2, 0)]
+    action = np.where(best >= 3, 2 + thrown, best)
+    out = np.zeros((len(labels), 13, len(FIRST_ACTIONS)), np.int64)
+    np.add.at(out, (row_of, ups >> 2, action), weights)
+    return labels, out
+
+
+def table_chart(name: str, labels: list[str], deals: np.ndarray, directory: Any) -> Any:
+    """PNG: the most frequent best first action of each hand group and up-card rank, shaded by
+    its share of the cell's deals (rules with exchanges or a sixth card, from their table)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import ListedColormap
+
+    from .cards import RANK_NAMES
+
+    total = deals.sum(axis=2)
+    top = deals.argmax(axis=2)
+    share = np.divide(deals.max(axis=2), total, out=np.zeros(total.shape), where=total > 0)
+    colours = plt.get_cmap("tab10").colors[:len(FIRST_ACTIONS)]
+    fig, ax = plt.subplots(figsize=(9, 11))
+    ax.imshow(np.where(total > 0, top, np.nan), cmap=ListedColormap(colours), vmin=-0.5,
+              vmax=len(FIRST_ACTIONS) - 0.5, aspect="auto", alpha=None)
+    ax.imshow(np.zeros_like(share), cmap="Greys", alpha=np.clip(1 - share, 0, 1) * 0.6, aspect="auto", vmin=0, vmax=1)
+    ax.set_xticks(range(13), RANK_NAMES)
+    ax.set_yticks(range(len(labels)), labels, fontsize=7)
+    ax.set_xlabel("dealer's up-card")
+    ax.set_title(f"{name}: most frequent best first action (paler: a smaller share of the cell)")
+    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=c) for c in colours], labels=list(FIRST_ACTIONS),
+              loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
+    fig.tight_layout()
+    path = directory / f"strategy-{name}.png"
+    fig.savefig(path, dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return path

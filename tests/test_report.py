@@ -188,3 +188,15 @@ def test_report_builds_a_missing_table_when_asked(fake_table, tmp_path, monkeypa
     assert play.table == "tables/russian-compact"
     assert play.total == report.table_play(tables.Table(fake_table[0])).total
     assert cli._table_play(rules.load("caribbean"), None, True, 2) is None  # counted without a table
+
+
+def test_strategy_chart_from_a_table(fake_table, tmp_path):
+    from solver import tables
+
+    table, weights, best, _, _ = fake_table
+    labels, deals = report.table_first_actions(tables.Table(table))
+    assert deals.shape == (len(labels), 13, len(report.FIRST_ACTIONS)) and deals.sum() == report.N_DEALS
+    play = report.table_play(tables.Table(table))
+    assert [int(deals[:, :, k].sum()) for k in range(len(report.FIRST_ACTIONS))] == list(play.first_action.values())
+    path = report.table_chart("russian", labels, deals, tmp_path)
+    assert path.name == "strategy-russian.png" and path.stat().st_size > 10_000
