@@ -269,3 +269,16 @@ def test_full_caribbean_table_builds_and_checks(tmp_path):
 def test_check_refuses_an_incomplete_table(built):
     with pytest.raises(InputError, match="not complete"):
         tables.check(tables.Table(built), rules.DEFAULT)
+
+
+def test_build_from_the_command_line(built, tmp_path):
+    out = tmp_path / "small"
+    result = runner.invoke(app, ["tables", "build", "--compact", "--shards", "0-1", "--shard-rows", str(ROWS),
+                                 "--out", str(out)])
+    assert result.exit_code == 0 and "2 shards solved" in result.output, result.output
+    assert tables.Table(out).compact and set(tables.read_manifest(out)["shards"]) == {"0", "1"}
+    result = runner.invoke(app, ["tables", "build", "--compact", "--shards", "0", "--shard-rows", str(ROWS),
+                                 "--out", str(built)])
+    assert result.exit_code == 2 and "holds a full table" in result.output, result.output
+    result = runner.invoke(app, ["tables", "build", "--shards", "zero", "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2 and "bad shard list" in result.output, result.output
