@@ -154,6 +154,17 @@ def strategy(name: str, c: Counts, rules: Rules, bet: np.ndarray, closed: bool =
     return Strategy(name, total, bets, returns)
 
 
+#: the first actions a table's best action codes fall into (fold, bet, sixth card, exchange of k)
+FIRST_ACTIONS = ("fold", "bet", "sixth card", *(f"exchange {k}" for k in range(1, 6)))
+_THROWN = np.array([bin(m).count("1") for m in range(32)])
+
+
+def first_action(best: np.ndarray) -> np.ndarray:
+    """Each action code (``tables.action_code``) as its place in ``FIRST_ACTIONS``."""
+    best = best.astype(np.int64)
+    return np.where(best >= 3, 2 + _THROWN[np.maximum(best - 2, 0)], best)
+
+
 @dataclass(frozen=True)
 class TablePlay:
     """Optimal play read from a complete strategy table (rules with exchanges or a sixth card)."""
@@ -189,18 +200,16 @@ def table_play(table: Table) -> TablePlay:
         raise InputError(f"the table in {table.directory} is not complete: {len(table.manifest['shards'])} of "
                          f"{table.manifest['shards_total']} shards")
     total, largest, insured = Fraction(0), 0.0, 0
-    first = dict.fromkeys(["fold", "bet", "sixth card", *(f"exchange {k}" for k in range(1, 6))], 0)
+    first = np.zeros(len(FIRST_ACTIONS), np.int64)
     for s in range(table.manifest["shards_total"]):
         data = table._read(s, ["weight", "best", "best_ev", "insurance"])
         weight, best, ev = (data.column(n).to_numpy() for n in ("weight", "best", "best_ev"))
         total += _exact_float_total(weight, ev)
         largest = max(largest, float(np.abs(ev).max()))
-        thrown = np.array([bin(m).count("1") for m in range(32)])[np.maximum(best.astype(np.int64) - 2, 0)]
-        for name, sel in (("fold", best == 0), ("bet", best == 1), ("sixth card", best == 2),
-                          *((f"exchange {k}", (best >= 3) & (thrown == k)) for k in range(1, 6))):
-            first[name] += int(weight[sel].sum())
+        first += np.bincount(first_action(best), weights=weight, minlength=len(FIRST_ACTIONS)).astype(np.int64)
         insured += int(weight[(best == 1) & (data.column("insurance").to_numpy() > 0)].sum())
-    return TablePlay(str(table.directory), total, largest * 2.0**-52, first, insured)
+    return TablePlay(str(table.directory), total, largest * 2.0**-52,
+                     {name: int(d) for name, d in zip(FIRST_ACTIONS, first)}, insured)
 
 
 def optimal_bet(c: Counts) -> np.ndarray:
@@ -409,10 +418,6 @@ def charts(f: dict[str, Any], c: Counts, directory: Any) -> list[Any]:
     return written
 
 
-#: the first actions of the table's strategy chart, in its colours' order
-FIRST_ACTIONS = ("fold", "bet", "sixth card", *(f"exchange {k}" for k in range(1, 6)))
-
-
 def table_first_actions(table: Table) -> tuple[list[str], np.ndarray]:
     """Deals by hand group (rows, as ``hand_group``), up-card rank and best first action
     (``FIRST_ACTIONS``), from a complete table: weights int64[groups, 13, 8]."""
@@ -421,10 +426,8 @@ def table_first_actions(table: Table) -> tuple[list[str], np.ndarray]:
     groups = [hand_group(s) for s in range(len(STRENGTH_CATEGORY))]
     labels = list(dict.fromkeys(groups))
     row_of = np.asarray([labels.index(g) for g in groups])[strength]
-    best = np.concatenate([table._read(s, ["best"]).column("best").to_numpy()
-                           for s in range(table.manifest["shards_total"])]).astype(np.int64)
-    thrown = np.array([bin(m).count("1") for m in range(32)])[np.maximum(best - 2, 0)]
-    action = np.where(best >= 3, 2 + thrown, best)
+    action = first_action(np.concatenate([table._read(s, ["best"]).column("best").to_numpy()
+                                          for s in range(table.manifest["shards_total"])]))
     out = np.zeros((len(labels), 13, len(FIRST_ACTIONS)), np.int64)
     np.add.at(out, (row_of, ups >> 2, action), weights)
     return labels, out
