@@ -932,6 +932,11 @@ cdef struct Shared:
     FlushValue* flush                 # N_MS_ALL * 10 * 2: by discard, in the up suit or not
     int32_t* most_won                 # by band: _most_won of its players, for this generation
     uint32_t* most_won_gen
+    # by discard mask: the sum of _multiset_plain over every multiset, for this generation and
+    # a bet forced after the exchange or not (it depends on the ranks alone)
+    int128 plain[32]
+    uint32_t plain_gen[32]
+    int32_t plain_forced[32]
 
 
 cdef Shared SH
@@ -1120,6 +1125,10 @@ cdef struct Ctx:
     int128* acc
     int64_t outcomes
     int card_by_card           # every outcome card by card (the check of the grouped sums)
+    int plain                  # the pass of upper bounds (_multiset_plain), not of values
+    int fl_common              # of the multiset (_multiset_begin): the suits of its flushes
+    int64_t leaves             # and its outcomes
+    Filter no_flush            # a dealer side without flushes (for _multiset_plain)
     int ms                     # the rank multiset of the new cards (_ms_index)
     int seq                    # how many multisets of this k met before it
     RankPlan plans[MS_PLANS]   # of the players of one rank multiset, one per (band, payout)
@@ -1444,6 +1453,63 @@ cdef void _other_total(Ctx* x, int u) noexcept nogil:
     x.other_ok |= <int64_t> 1 << u
 
 
+cdef MsInfo* _multiset_begin(Ctx* x) noexcept nogil:
+    # What every pass over the multiset x.mult needs: the deck less it (x.a, x.pref), its
+    # distinct ranks (x.R, x.Mr, x.Sr), its outcomes (x.leaves), the suits a flush of all its new
+    # cards can be in (x.fl_common) and its MsInfo, filled once per generation.
+    cdef const EvalTables* t = tables()
+    cdef const Deal* D = x.D
+    cdef int i, j, r, km, player, nr = 0, sig_ranks = 0
+    cdef uint32_t key_new = 0, key
+    cdef MsInfo* info
+    x.fl_common = 15                  # the suits every new rank can be drawn in, once each
+    x.leaves = 1
+    for r in range(13):
+        x.a[r] = D.a0[r] - x.mult[r]
+        if x.mult[r]:
+            x.R[nr] = r
+            x.Mr[nr] = x.mult[r]
+            x.Sr[nr] = 0
+            for j in range(4):
+                if (D.ys0[j] >> r) & 1:
+                    x.Sr[nr] |= 1 << j
+            if (x.Sr[nr] >> D.sigma) & 1:
+                sig_ranks |= 1 << nr
+            x.fl_common &= x.Sr[nr] if x.Mr[nr] == 1 else 0
+            x.leaves *= BINOM[_popcount(x.Sr[nr])][x.Mr[nr]]
+            key_new += RK[r] * x.mult[r]
+            x.position[r] = nr
+            nr += 1
+    x.nr = nr
+    x.sig_ranks = sig_ranks
+    x.wl_ok = 0
+    x.outcomes += x.leaves
+    x.n_plans = 0
+    info = &SH.info[MS_OFF[x.k] + x.seq]
+    x.seq += 1
+    # the multisets come in the same order for every deal of a generation (the order of
+    # _ranks over the deal's rank counts): the index is the one met before
+    x.ms = info.ms if info.gen == SH.gen else _ms_index(x.mult)
+    x.pref = _shared_pref(D, x.a, x.ms)
+    _shared_room(MS_PLANS)
+    if info.gen != SH.gen:
+        info.ms = x.ms
+        info.nq_blind = x.pref[D.ms_below[x.st.qualifier]]
+        for i in range(x.n_masks):
+            km = x.masks[i]
+            key = key_new
+            for j in range(5):
+                if not (km >> j) & 1:
+                    key += RK[x.hand[j] >> 2]
+            player = t.rank_table[key]
+            info.player[i] = player
+            info.blind[i][0] = x.pref[D.ms_below[player]]
+            info.blind[i][1] = x.pref[D.ms_below[player + 1]]
+        info.gen = SH.gen
+        info.sgen = 0
+    return info
+
+
 cdef void _multiset(Ctx* x) noexcept nogil:
     """Every exchange outcome whose new cards have the rank multiset x.mult, for every discard.
 
@@ -1459,58 +1525,29 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     first deal of a set with the same ones (Shared.sgen) computes them, the next ones read them
     and add only their own flush outcomes and the dealer's flush draws in the other suits.
     """
-    cdef const EvalTables* t = tables()
     cdef const Deal* D = x.D
     cdef const Settings* st = x.st
-    cdef int i, j, r, nr = 0, sig_ranks = 0, sigmask, pi, km, player, p, n_fl
+    cdef int i, j, nr, sig_ranks, sigmask, pi, km, player, p, n_fl
     cdef int* R = x.R
     cdef int* Mr = x.Mr
     cdef int* Sr = x.Sr
     cdef int fl_suit[4]
     cdef int fl_sig[4]
     cdef int new[5]
-    cdef uint32_t key_new = 0, key
-    cdef int64_t cnt, nq, v, w0, w1, total_leaves = 1
+    cdef int64_t cnt, nq, v, w0, w1
     cdef int128 total
     cdef bint buy_rel, thrown
     cdef int u
     cdef bint have_plan, fill, all_groups
     cdef Filter* f
-    cdef MsInfo* info
+    cdef MsInfo* info = _multiset_begin(x)
     cdef int64_t* val
     cdef uint32_t unsafe
     cdef int full
     cdef int taken[4]
-    cdef int fl_common = 15           # the suits every new rank can be drawn in, once each
-    for r in range(13):
-        x.a[r] = D.a0[r] - x.mult[r]
-        if x.mult[r]:
-            R[nr] = r
-            Mr[nr] = x.mult[r]
-            Sr[nr] = 0
-            for j in range(4):
-                if (D.ys0[j] >> r) & 1:
-                    Sr[nr] |= 1 << j
-            if (Sr[nr] >> D.sigma) & 1:
-                sig_ranks |= 1 << nr
-            fl_common &= Sr[nr] if Mr[nr] == 1 else 0
-            total_leaves *= BINOM[_popcount(Sr[nr])][Mr[nr]]
-            key_new += RK[r] * x.mult[r]
-            x.position[r] = nr
-            nr += 1
-    x.nr = nr
-    x.sig_ranks = sig_ranks
-    x.wl_ok = 0
-    x.outcomes += total_leaves
-    x.n_plans = 0
-    info = &SH.info[MS_OFF[x.k] + x.seq]
-    x.seq += 1
-    # the multisets come in the same order for every deal of a generation (the order of
-    # _ranks over the deal's rank counts): the index is the one met before
-    x.ms = info.ms if info.gen == SH.gen else _ms_index(x.mult)
-    x.pref = _shared_pref(D, x.a, x.ms)
-    _shared_room(MS_PLANS)
-    fill = not x.card_by_card and (info.gen != SH.gen or info.sgen != SH.sgen or info.forced != x.forced)
+    nr = x.nr
+    sig_ranks = x.sig_ranks
+    fill = not x.card_by_card and (info.sgen != SH.sgen or info.forced != x.forced)
     thrown = D.any_thrown
     # by doubling over the positions: the rank bits and, where they are needed, the outcomes
     # of every sigmask (a product of one factor per position: its rank's card of the up suit
@@ -1533,21 +1570,6 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         x.bits[(1 << nr) - 1] = 0
         for j in range(nr):
             x.bits[(1 << nr) - 1] |= 1 << R[j]
-    if info.gen != SH.gen:
-        info.ms = x.ms
-        info.nq_blind = x.pref[D.ms_below[st.qualifier]]
-        for i in range(x.n_masks):
-            km = x.masks[i]
-            key = key_new
-            for j in range(5):
-                if not (km >> j) & 1:
-                    key += RK[x.hand[j] >> 2]
-            player = t.rank_table[key]
-            info.player[i] = player
-            info.blind[i][0] = x.pref[D.ms_below[player]]
-            info.blind[i][1] = x.pref[D.ms_below[player + 1]]
-        info.gen = SH.gen
-        info.sgen = 0
     # the groups' values: once per up-suit generation (see MsInfo), when fill
     x.n_unsafe = 0
     full = (1 << nr) - 1
@@ -1596,7 +1618,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         # the outcomes where every card is of one suit: the player has a flush
         n_fl = 0
         for pi in range(4):
-            if (x.kept_suits[i] & fl_common) >> pi & 1:
+            if (x.kept_suits[i] & x.fl_common) >> pi & 1:
                 fl_suit[n_fl] = pi
                 fl_sig[n_fl] = full if pi == D.sigma else 0   # as rank positions
                 n_fl += 1
@@ -1656,6 +1678,72 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         _suits(x, 0)
 
 
+cdef void _multiset_plain(Ctx* x) noexcept nogil:
+    """Upper bounds of the outcomes whose new cards have the rank multiset x.mult, for every
+    discard: each valued as if no card made a flush, the player's, the dealer's or a draw after
+    the dealer's buy. Against a player without a flush, a flush of the dealer (or of a draw
+    after a buy) beats what the same ranks without it would, so it can only lower the value,
+    whatever insurance and buy are chosen; the player's own flushes are _flush_slack's."""
+    cdef MsInfo* info = _multiset_begin(x)
+    cdef int i, player, p
+    cdef int64_t excess, v
+    for i in range(x.n_masks):
+        player = info.player[i]
+        p = x.p5[player]
+        # a rank plan's base: its excess when no dealer hand has a flush or a flush draw
+        excess = x.plans[_plan_of(x, player, p)].base if _buys(x.st, player, p) else 0
+        v = _bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL)
+        x.acc[x.masks[i]] += (<int128> x.leaves) * _floor(x, v)
+
+
+cdef int128 _flush_slack(Ctx* x, int i) noexcept nogil:
+    """What _multiset_plain's sum for discard i lacks to bound the player's flush outcomes too
+    (the kept cards and every new card of one suit): each was counted at its value without the
+    flush, at least the fold floor (-1, or -3 when the bet is forced: no dealer hand takes more
+    than the ante and the bet), and is worth at most I_max + 2P + win_extra + 1 with it (no
+    dealer hand pays more: RULES §5-§7)."""
+    cdef const EvalTables* t = tables()
+    cdef int s, r, j, m, n_avail, player, p, k = x.k
+    cdef int avail[13]
+    cdef int pick[5]
+    cdef int new[5]
+    cdef int cards[5]
+    cdef int64_t most, floor = 3 if x.forced else 1
+    cdef int128 total = 0
+    for s in range(4):
+        if not (x.kept_suits[i] >> s) & 1:
+            continue
+        n_avail = 0
+        for r in range(13):
+            if (x.D.ys0[s] >> r) & 1:
+                avail[n_avail] = r
+                n_avail += 1
+        if n_avail < k:
+            continue
+        for j in range(k):
+            pick[j] = j
+        while True:
+            for j in range(k):
+                new[j] = 4 * avail[pick[j]] + s
+            _final_cards(x, x.masks[i], new, cards)
+            player = eval5(t, cards[0], cards[1], cards[2], cards[3], cards[4])
+            p = x.p5[player]
+            most = 2 * p + x.st.win_extra + 1
+            if player >= x.st.insurance_from:
+                most += x.st.insurance_max * p
+            total += (<int128> (most + floor)) * x.n * x.den
+            # the next k-subset of the suit's unseen ranks
+            j = k - 1
+            while j >= 0 and pick[j] == n_avail - k + j:
+                j -= 1
+            if j < 0:
+                break
+            pick[j] += 1
+            for m in range(j + 1, k):
+                pick[m] = pick[m - 1] + 1
+    return total
+
+
 cdef void _merge_unsafe(Ctx* x) noexcept nogil:
     # one entry per sigmask: fold the entry just added into an earlier one of the same sigmask
     cdef int u, last = x.n_unsafe
@@ -1676,7 +1764,10 @@ cdef void _ranks(Ctx* x, int r, int left) noexcept nogil:
     # choose the rank multiset of the new cards
     cdef int m
     if left == 0:
-        _multiset(x)
+        if x.plain:
+            _multiset_plain(x)
+        else:
+            _multiset(x)
         return
     if r == 13:
         return
@@ -1739,16 +1830,45 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict s
     return tuple(counts[i] for i in range(7))
 
 
+cdef void _count_begin(Ctx* x, int k, bint forced) noexcept:
+    # the discards of k cards and the counts of their outcomes, before a pass over the multisets
+    cdef int i, j
+    x.k = k
+    x.forced = forced
+    x.n_masks = 0
+    for i in range(32):
+        x.acc[i] = 0
+        if POP[i] == k:
+            x.masks[x.n_masks] = i
+            x.kept_suits[x.n_masks] = 15  # no card kept: any suit
+            for j in range(5):
+                if not (i >> j) & 1:
+                    x.kept_suits[x.n_masks] &= 1 << (x.hand[j] & 3)
+            x.n_masks += 1
+    for i in range(13):
+        x.mult[i] = 0
+    x.n_new = 0
+    x.ysize = x.D.n0 - k
+    x.n = falling(x.D.n0 - k, 4) // 24
+    x.den = falling(x.D.n0 - k - 4, x.st.redraws + 1)
+    x.outcomes = 0
+    x.seq = 0
+
+
 def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict settings,
           const int32_t[::1] p5, const int32_t[::1] paytable, bint second_on, bint new_rank,
-          tuple exchange_counts, tuple forced_counts, bint sixth_on, bint card_by_card=False):
+          tuple exchange_counts, tuple forced_counts, bint sixth_on, bint card_by_card=False,
+          tuple bound_counts=()):
     """Exact numerators of every option of one deal.
 
     Returns a dict: ``bet`` the counts (n, win, tie, lose, nq, buy_excess, den) and ``bet_value``
     (numerator over n * den); ``sixth`` (numerator, denominator) of the average over sixth cards
     of max(-1, value); ``exchange`` {discard mask: (numerator, denominator)} likewise, fees
     excluded. ``card_by_card`` takes every exchange outcome one by one instead of by groups
-    (slower; the tests compare the two).
+    (slower; the tests compare the two). ``exchange_bound`` {discard mask: (numerator,
+    denominator)}: upper bounds of the exchanges of each count in ``bound_counts`` (values
+    without flushes, _multiset_plain, and the player's flushes at their most, _flush_slack),
+    far cheaper: the ranks' part is shared by the deals of a rank-level deal.
     """
     if p5.shape[0] != N_STRENGTH:
         raise ValueError(f"p5 has {p5.shape[0]} payouts, not one per strength ({N_STRENGTH})")
@@ -1837,32 +1957,37 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             filter_of[i] = NULL
         x.acc = acc
         x.card_by_card = card_by_card
+        x.plain = False
         for k in exchange_counts:
-            x.k = k
-            x.forced = k in forced_counts
-            x.n_masks = 0
-            for i in range(32):
-                acc[i] = 0
-                if bin(i).count("1") == k:
-                    x.masks[x.n_masks] = i
-                    x.kept_suits[x.n_masks] = 15  # no card kept: any suit
-                    for j in range(5):
-                        if not (i >> j) & 1:
-                            x.kept_suits[x.n_masks] &= 1 << (hand[j] & 3)
-                    x.n_masks += 1
-            for i in range(13):
-                x.mult[i] = 0
-            x.n_new = 0
-            x.ysize = D.n0 - k
-            x.n = falling(D.n0 - k, 4) // 24
-            x.den = falling(D.n0 - k - 4, st.redraws + 1)
-            x.outcomes = 0
-            x.seq = 0
+            _count_begin(&x, k, k in forced_counts)
             # with the GIL held: the shared store (Shared) is the process's, so threads of one
             # process must solve one deal at a time (parallel builds use processes)
             _ranks(&x, 0, k)
             for i in range(x.n_masks):
                 exchanges[x.masks[i]] = (_py(acc[x.masks[i]]), x.outcomes * x.n * x.den)
+        bounds = {}
+        for k in bound_counts:
+            _count_begin(&x, k, k in forced_counts)
+            if any(SH.plain_gen[x.masks[i]] != SH.gen or SH.plain_forced[x.masks[i]] != x.forced
+                   for i in range(x.n_masks)):
+                _filter_lists(&x.no_flush, f_lists)
+                x.no_flush.sigmask = -1
+                x.no_flush.n = 0
+                x.no_flush.fl_lo = x.no_flush.fl_hi = x.no_flush.nf_lo = x.no_flush.nf_hi = N_STRENGTH + 1
+                x.no_flush.gap_lo = x.no_flush.gap_hi = N_STRENGTH + 1
+                x.no_flush.n_low = 0
+                x.no_flush.at_qualifier = 0
+                x.plain = True
+                _ranks(&x, 0, k)
+                x.plain = False
+                for i in range(x.n_masks):
+                    SH.plain[x.masks[i]] = acc[x.masks[i]]
+                    SH.plain_gen[x.masks[i]] = SH.gen
+                    SH.plain_forced[x.masks[i]] = x.forced
+            for i in range(x.n_masks):
+                total = SH.plain[x.masks[i]] + _flush_slack(&x, i)
+                bounds[x.masks[i]] = (_py(total), falling(D.n0, k) // falling(k, k) * x.n * x.den)
+        result["exchange_bound"] = bounds
         result["exchange"] = exchanges
     finally:
         free(D)

@@ -107,7 +107,7 @@ class Option:
 
 @dataclass(frozen=True)
 class Solution:
-    """Every option of one deal, best first."""
+    """The options of one deal, best first: every one, unless solved with ``leading``."""
 
     hand: tuple[Card, ...]
     up_card: Card
@@ -144,26 +144,85 @@ def _check(hand: Sequence[Card], up_card: Card, dead: Sequence[Card], rules: Rul
                          f"{_cards_needed(rules, drawn)} that drawing {drawn}, the dealer and a buy need")
 
 
-def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Sequence[Card] = ()) -> Solution:
-    """Exact EV of every option of a deal: 5 cards, the dealer's up-card, known dead cards."""
+def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
+            sixth: bool, bound_counts: Sequence[int] = ()) -> dict:
+    return _dealer.solve(
+        np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_settings(rules),
+        payout_by_strength(rules), paytable_array(rules), rules.second_combination, rules.second_rule == "new_rank",
+        tuple(counts), rules.exchange_forces_bet, sixth, bound_counts=tuple(bound_counts),
+    )
+
+
+def _exchanges(hand: tuple[Card, ...], rules: Rules, values: dict[int, tuple[int, int]]) -> dict[tuple[Card, ...], Fraction]:
+    """The kernel's exchange numerators by discard mask as EVs by the cards thrown (fees in)."""
+    out = {}
+    for mask, (num, den) in values.items():
+        throw = tuple(c for i, c in enumerate(hand) if mask >> i & 1)
+        out[throw] = -rules.exchange_fees[len(throw) - 1] + Fraction(num, den)
+    return out
+
+
+def exchange_bounds(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Sequence[Card] = (),
+                    counts: Sequence[int] = (5,)) -> dict[tuple[Card, ...], Fraction]:
+    """Exact upper bounds of the EVs of exchanging ``counts`` cards, by the cards thrown.
+
+    Each outcome is valued as if no card made a flush (for the player, the dealer or a draw
+    after a buy: against a player without one, a flush elsewhere can only lower the value),
+    and the player's flush outcomes at the most any dealer hand can pay. What depends on ranks
+    alone is shared by the deals of the same ranks, so this costs little next to ``solve``.
+
+    >>> from solver.cards import parse_cards, parse_card
+    >>> hand, up = parse_cards("2c 3c 7d Jh Qs"), parse_card("Kd")
+    >>> most = exchange_bounds(hand, up)[tuple(hand)]
+    >>> solve(hand, up).option("exchange", hand).ev <= most
+    True
+    """
     hand, dead = tuple(hand), tuple(dead)
     _check(hand, up_card, dead, rules)
-    paytable = paytable_array(rules)
+    counts = [k for k in counts if k in rules.exchange_counts]
+    return _exchanges(hand, rules, _kernel(hand, up_card, dead, rules, (), False, counts)["exchange_bound"])
+
+
+BOUNDED_COUNTS = (3, 4, 5)
+"""Exchange counts that ``solve(..., leading=n)`` first bounds and solves only when they may lead."""
+
+
+def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Sequence[Card] = (), *,
+          leading: int | None = None) -> Solution:
+    """Exact EV of every option of a deal: 5 cards, the dealer's up-card, known dead cards.
+
+    With ``leading=n`` only the n best options are wanted (a compact strategy table keeps the
+    best and the runner-up): an exchange of ``BOUNDED_COUNTS`` cards whose upper bound
+    (``exchange_bounds``) is below the n-th best of the other options is left out; every option
+    listed is exact, and the n best are those of all.
+
+    >>> from solver.cards import parse_cards, parse_card
+    >>> hand, up = parse_cards("Ah Ad Kc 8s 9d"), parse_card("Kh")
+    >>> full, top = solve(hand, up), solve(hand, up, leading=2)
+    >>> top.options[:2] == full.options[:2], len(full.options), len(top.options)
+    (True, 34, 18)
+    """
+    hand, dead = tuple(hand), tuple(dead)
+    _check(hand, up_card, dead, rules)
+    bounded = [k for k in rules.exchange_counts if k in BOUNDED_COUNTS] if leading else []
+    raw = _kernel(hand, up_card, dead, rules, [k for k in rules.exchange_counts if k not in bounded],
+                  rules.sixth_card, bounded)
     p5 = payout_by_strength(rules)
-    raw = _dealer.solve(
-        np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_settings(rules),
-        p5, paytable, rules.second_combination, rules.second_rule == "new_rank",
-        rules.exchange_counts, rules.exchange_forces_bet, rules.sixth_card,
-    )
     strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
     bet = BetValue.from_counts(raw["bet"], int(p5[strength]), int(STRENGTH_CATEGORY[strength]), rules)
     options = [Option("fold", Fraction(-1)), Option("bet", bet.ev)]
     if rules.sixth_card:
         num, den = raw["sixth"]
         options.append(Option("sixth_card", -rules.sixth_card_fee + Fraction(num, den)))
-    for mask, (num, den) in raw["exchange"].items():
-        throw = tuple(c for i, c in enumerate(hand) if mask >> i & 1)
-        options.append(Option("exchange", -rules.exchange_fees[len(throw) - 1] + Fraction(num, den), throw))
+    options += [Option("exchange", ev, throw) for throw, ev in _exchanges(hand, rules, raw["exchange"]).items()]
+    if bounded:
+        # the counts with an exchange whose bound reaches the n-th best of the others: exactly
+        nth = sorted((o.ev for o in options), reverse=True)[min(leading, len(options)) - 1]
+        most = _exchanges(hand, rules, raw["exchange_bound"])
+        needed = sorted({len(throw) for throw, ev in most.items() if ev >= nth})
+        if needed:
+            exact = _exchanges(hand, rules, _kernel(hand, up_card, dead, rules, needed, False)["exchange"])
+            options += [Option("exchange", ev, throw) for throw, ev in exact.items()]
     # best first; among equal EVs the simpler action first (fold, bet, sixth card, fewer cards)
     order = {"fold": 0, "bet": 1, "sixth_card": 2, "exchange": 3}
     options.sort(key=lambda o: (-o.ev, order[o.action], len(o.throw), sorted(o.throw)))

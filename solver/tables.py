@@ -107,15 +107,19 @@ def _metadata(rules: Rules) -> dict[bytes, bytes]:
             b"rpoker.schema_version": str(SCHEMA_VERSION).encode()}
 
 
-def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> dict[str, np.ndarray]:
-    """Solve classes (representative hands and up-cards) into table columns (weights aside)."""
+def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules, compact: bool = False) -> dict[str, np.ndarray]:
+    """Solve classes (representative hands and up-cards) into table columns (weights aside).
+
+    ``compact``: only ``COMPACT_COLUMNS``, which need the best two options alone (``solve`` with
+    ``leading=2`` leaves out the exchanges that provably cannot be among them).
+    """
     n = len(hands)
     out: dict[str, np.ndarray] = {name: np.zeros(n, _INT_COLUMNS.get(name, np.float64))
                                   for name in ("best", "best_ev", "best_num", "best_den", "second",
                                                "second_ev", "insurance", "bet")}
     for name in ("sixth", *EXCHANGE_COLUMNS):
         out[name] = np.full(n, np.nan, np.float32)
-    for i, (bet, options) in enumerate(_solutions(hands, up_cards, rules)):
+    for i, (bet, options) in enumerate(_solutions(hands, up_cards, rules, 2 if compact else None)):
         hand = tuple(int(c) for c in hands[i])
         best, second = options[0], options[1]
         out["best"][i] = action_code(best, hand)
@@ -135,17 +139,18 @@ def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> dict[st
                 out["sixth"][i] = float(o.ev)
             elif o.action == "exchange":
                 out[EXCHANGE_COLUMNS[action_code(o, hand) - 3]][i] = float(o.ev)
-    return out
+    return {name: out[name] for name in COMPACT_COLUMNS if name in out} if compact else out
 
 
-def _solutions(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> Iterator[tuple[BetValue, list[Option]]]:
+def _solutions(hands: np.ndarray, up_cards: np.ndarray, rules: Rules,
+               leading: int | None) -> Iterator[tuple[BetValue, list[Option]]]:
     """Each class's bet and options, best first. Without exchanges and sixth cards the only
     choice is to bet or fold: the bets of the whole chunk are counted at once by the kernel."""
     if rules.exchange or rules.sixth_card:
         # deals of the same ranks one after the other share the kernel's rank-level work
         solved: dict[int, tuple[BetValue, list[Option]]] = {}
         for k in rank_order(hands, up_cards):
-            s = solve(tuple(int(c) for c in hands[k]), int(up_cards[k]), rules)
+            s = solve(tuple(int(c) for c in hands[k]), int(up_cards[k]), rules, leading=leading)
             solved[int(k)] = (s.bet, list(s.options))
         for k in range(len(hands)):
             yield solved.pop(k)
@@ -517,10 +522,7 @@ def compact(source: Table, directory: Path, progress: Callable[[int, int], None]
 
 def _tagged(start: int, hands: np.ndarray, up_cards: np.ndarray, rules: Rules,
             compact: bool) -> tuple[int, dict[str, np.ndarray]]:
-    columns = solve_rows(hands, up_cards, rules)
-    if compact:
-        columns = {name: columns[name] for name in COMPACT_COLUMNS if name in columns}
-    return start, columns
+    return start, solve_rows(hands, up_cards, rules, compact)
 
 
 def _chunk_ends(rank: np.ndarray, chunk_rows: int) -> dict[int, int]:
