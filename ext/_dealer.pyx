@@ -877,9 +877,9 @@ cdef struct MsInfo:
     # over the groups of new cards of their outcomes' value without the player's flushes and
     # the flush draws of the other suits (groups that need the card-by-card path left out when
     # that does not depend on the other suits: ``unsafe``, by sigmask), and each group's
-    # value (Shared.vals). Valid when sgen and forced are the store's and the call's.
-    uint32_t sgen
-    int32_t forced
+    # value (Shared.vals). Valid for a discard when its sgen and forced are the store's and the call's.
+    uint32_t sgen[10]                 # by discard: solved for only some of them (Ctx.wanted)
+    int32_t forced[10]
     uint32_t unsafe[10]
     int128 total[10]
 
@@ -1125,6 +1125,7 @@ cdef struct Ctx:
     int128* acc
     int64_t outcomes
     int card_by_card           # every outcome card by card (the check of the grouped sums)
+    uint32_t wanted            # the discard masks to solve (a bit for each), the others skipped
     int plain                  # the pass of upper bounds (_multiset_plain), not of values
     int fl_common              # of the multiset (_multiset_begin): the suits of its flushes
     int64_t leaves             # and its outcomes
@@ -1506,7 +1507,8 @@ cdef MsInfo* _multiset_begin(Ctx* x) noexcept nogil:
             info.blind[i][0] = x.pref[D.ms_below[player]]
             info.blind[i][1] = x.pref[D.ms_below[player + 1]]
         info.gen = SH.gen
-        info.sgen = 0
+        for i in range(10):
+            info.sgen[i] = 0
     return info
 
 
@@ -1538,7 +1540,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int128 total
     cdef bint buy_rel, thrown
     cdef int u
-    cdef bint have_plan, fill, all_groups
+    cdef bint have_plan, fill, all_groups = x.card_by_card
     cdef Filter* f
     cdef MsInfo* info = _multiset_begin(x)
     cdef int64_t* val
@@ -1547,16 +1549,16 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int taken[4]
     nr = x.nr
     sig_ranks = x.sig_ranks
-    fill = not x.card_by_card and (info.sgen != SH.sgen or info.forced != x.forced)
     thrown = D.any_thrown
     # by doubling over the positions: the rank bits and, where they are needed, the outcomes
     # of every sigmask (a product of one factor per position: its rank's card of the up suit
     # taken or not)
     # (without them, and without groups left to the card-by-card path, only the rank bits of
     # no position and of all of them are read: by a player's flush)
-    all_groups = fill or thrown or x.card_by_card
-    for i in range(x.n_masks if not all_groups else 0):
-        all_groups = all_groups or info.unsafe[i] != 0
+    for i in range(x.n_masks):
+        if (x.wanted >> x.masks[i]) & 1:
+            all_groups = (all_groups or thrown or info.unsafe[i] != 0 or info.sgen[i] != SH.sgen
+                          or info.forced[i] != x.forced)
     x.bits[0] = 0
     x.group_count[0] = 1
     for j in range(nr if all_groups else 0):
@@ -1575,6 +1577,9 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     full = (1 << nr) - 1
     for i in range(x.n_masks):
         km = x.masks[i]
+        if not (x.wanted >> km) & 1:
+            continue
+        fill = not x.card_by_card and (info.sgen[i] != SH.sgen or info.forced[i] != x.forced)
         player = info.player[i]
         x.player[i] = player
         p = x.p5[player]
@@ -1615,6 +1620,8 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                 total += (<int128> cnt) * v
             info.total[i] = total
             info.unsafe[i] = unsafe
+            info.sgen[i] = SH.sgen
+            info.forced[i] = x.forced
         # the outcomes where every card is of one suit: the player has a flush
         n_fl = 0
         for pi in range(4):
@@ -1667,9 +1674,6 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         # the flush outcomes themselves
         for j in range(n_fl):
             x.acc[km] += _floor(x, _flush_value(x, i, fl_suit[j], new))
-    if fill:
-        info.sgen = SH.sgen
-        info.forced = x.forced
     if x.n_unsafe:
         # sigmask stored as rank positions; the card-by-card path compares rank bits
         for j in range(x.n_unsafe):
@@ -1858,13 +1862,13 @@ cdef void _count_begin(Ctx* x, int k, bint forced) noexcept:
 def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict settings,
           const int32_t[::1] p5, const int32_t[::1] paytable, bint second_on, bint new_rank,
           tuple exchange_counts, tuple forced_counts, bint sixth_on, bint card_by_card=False,
-          tuple bound_counts=()):
+          tuple bound_counts=(), uint32_t wanted=0xFFFFFFFF):
     """Exact numerators of every option of one deal.
 
     Returns a dict: ``bet`` the counts (n, win, tie, lose, nq, buy_excess, den) and ``bet_value``
     (numerator over n * den); ``sixth`` (numerator, denominator) of the average over sixth cards
     of max(-1, value); ``exchange`` {discard mask: (numerator, denominator)} likewise, fees
-    excluded. ``card_by_card`` takes every exchange outcome one by one instead of by groups
+    excluded, for the discard masks in ``wanted`` (a bit for each). ``card_by_card`` takes every exchange outcome one by one instead of by groups
     (slower; the tests compare the two). ``exchange_bound`` {discard mask: (numerator,
     denominator)}: upper bounds of the exchanges of each count in ``bound_counts`` (values
     without flushes, _multiset_plain, and the player's flushes at their most, _flush_slack),
@@ -1957,6 +1961,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             filter_of[i] = NULL
         x.acc = acc
         x.card_by_card = card_by_card
+        x.wanted = wanted
         x.plain = False
         for k in exchange_counts:
             _count_begin(&x, k, k in forced_counts)
@@ -1964,7 +1969,8 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             # process must solve one deal at a time (parallel builds use processes)
             _ranks(&x, 0, k)
             for i in range(x.n_masks):
-                exchanges[x.masks[i]] = (_py(acc[x.masks[i]]), x.outcomes * x.n * x.den)
+                if (wanted >> x.masks[i]) & 1:
+                    exchanges[x.masks[i]] = (_py(acc[x.masks[i]]), x.outcomes * x.n * x.den)
         bounds = {}
         for k in bound_counts:
             _count_begin(&x, k, k in forced_counts)

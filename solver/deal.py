@@ -145,11 +145,11 @@ def _check(hand: Sequence[Card], up_card: Card, dead: Sequence[Card], rules: Rul
 
 
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
-            sixth: bool, bound_counts: Sequence[int] = ()) -> dict:
+            sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF) -> dict:
     return _dealer.solve(
         np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_settings(rules),
         payout_by_strength(rules), paytable_array(rules), rules.second_combination, rules.second_rule == "new_rank",
-        tuple(counts), rules.exchange_forces_bet, sixth, bound_counts=tuple(bound_counts),
+        tuple(counts), rules.exchange_forces_bet, sixth, bound_counts=tuple(bound_counts), wanted=wanted,
     )
 
 
@@ -216,13 +216,19 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
         options.append(Option("sixth_card", -rules.sixth_card_fee + Fraction(num, den)))
     options += [Option("exchange", ev, throw) for throw, ev in _exchanges(hand, rules, raw["exchange"]).items()]
     if bounded:
-        # the counts with an exchange whose bound reaches the n-th best of the others: exactly
-        nth = sorted((o.ev for o in options), reverse=True)[min(leading, len(options)) - 1]
-        most = _exchanges(hand, rules, raw["exchange_bound"])
-        needed = sorted({len(throw) for throw, ev in most.items() if ev >= nth})
-        if needed:
-            exact = _exchanges(hand, rules, _kernel(hand, up_card, dead, rules, needed, False)["exchange"])
-            options += [Option("exchange", ev, throw) for throw, ev in exact.items()]
+        # exactly: first the n exchanges of highest bounds that reach the n-th best of the others,
+        # then those whose bound reaches the n-th best of all solved so far
+        most = {mask: -rules.exchange_fees[mask.bit_count() - 1] + Fraction(num, den)
+                for mask, (num, den) in raw["exchange_bound"].items()}
+        waiting = sorted(most, key=lambda mask: (-most[mask], mask))
+        for first in (leading, len(waiting)):
+            nth = sorted((o.ev for o in options), reverse=True)[min(leading, len(options)) - 1]
+            needed = [mask for mask in waiting[:first] if most[mask] >= nth]
+            waiting = waiting[first:]
+            if needed:
+                counts = sorted({mask.bit_count() for mask in needed})
+                exact = _kernel(hand, up_card, dead, rules, counts, False, wanted=sum(1 << mask for mask in needed))
+                options += [Option("exchange", ev, throw) for throw, ev in _exchanges(hand, rules, exact["exchange"]).items()]
     # best first; among equal EVs the simpler action first (fold, bet, sixth card, fewer cards)
     order = {"fold": 0, "bet": 1, "sixth_card": 2, "exchange": 3}
     options.sort(key=lambda o: (-o.ev, order[o.action], len(o.throw), sorted(o.throw)))
