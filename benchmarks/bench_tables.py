@@ -3,14 +3,16 @@
 The build solves the classes in rank order (``classes.rank_order``: by rank-level deal, then by
 the hand's cards in the up-card's suit), in chunks of about 512 that workers take, so that the
 suit classes of one rank-level deal are solved one after the other and share the kernel's
-rank-level work. This benchmark times that workload: windows of
+rank-level work. The compact table (the one shipped: best action and runner-up) needs only the
+leading options, so its build bounds the 3- to 5-card exchanges first (``solve(leading=2)``);
+the full table needs every option's EV (``--full``). This benchmark times that workload: windows of
 consecutive rows of that order at random places (default rules), first one window at a time on
 one worker, then with one worker per core, and projects a full build (5,649,150 classes) on
 this machine. Then it builds two tiny shards to time queries: the median warm query in process and
 ``rpoker tables query`` end to end. Targets (issue 4): full build <= 12 h (hard bar), <= 2 h
 (goal) on 2 cores; query median <= 50 ms warm, CLI <= 1 s; peak memory of the build <= 8 GB.
 
-    python benchmarks/bench_tables.py [--windows 4] [--rows 512] [--jobs 2]
+    python benchmarks/bench_tables.py [--windows 4] [--rows 512] [--jobs 2] [--full]
 """
 
 from __future__ import annotations
@@ -33,9 +35,9 @@ from solver.cards import format_cards
 from solver.classes import N_CLASSES, PERM_CARD, enumerate_classes, rank_order
 
 
-def _solve_window(hands: np.ndarray, up_cards: np.ndarray) -> float:
+def _solve_window(hands: np.ndarray, up_cards: np.ndarray, compact: bool) -> float:
     t = time.perf_counter()
-    tables.solve_rows(hands, up_cards, rules.DEFAULT)
+    tables.solve_rows(hands, up_cards, rules.DEFAULT, compact)
     return time.perf_counter() - t
 
 
@@ -45,6 +47,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=tables.CHUNK_ROWS, help="rank-ordered rows per window")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--full", action="store_true", help="time the full table (every option's EV), not the compact one")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     hands, ups, _ = enumerate_classes()
@@ -53,7 +56,8 @@ def main() -> None:
     rates = {}
     for jobs, part in ((1, windows[: args.windows]), (args.jobs, windows[args.windows:])):
         t = time.perf_counter()
-        per_window = joblib.Parallel(n_jobs=jobs)(joblib.delayed(_solve_window)(hands[w], ups[w]) for w in part)
+        per_window = joblib.Parallel(n_jobs=jobs)(joblib.delayed(_solve_window)(hands[w], ups[w], not args.full)
+                                                  for w in part)
         wall = time.perf_counter() - t
         n = sum(len(w) for w in part)
         rates[jobs] = n / wall
@@ -62,13 +66,14 @@ def main() -> None:
               f"({rates[jobs] / jobs:.2f} per core); ms per class by window {', '.join(f'{x:.0f}' for x in per_class)}",
               flush=True)
     full = N_CLASSES / rates[args.jobs]
-    print(f"projected full build with {args.jobs} workers: {full / 3600:.1f} h ({full / 86400:.2f} days)")
+    kind = "full" if args.full else "compact"
+    print(f"projected build of the whole {kind} table with {args.jobs} workers: {full / 3600:.1f} h ({full / 86400:.2f} days)")
     shard_rows = 48
     n_shards = -(-N_CLASSES // shard_rows)
     picked = rng.sample(range(n_shards), 2)
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp) / "table"
-        tables.build(rules.DEFAULT, directory, jobs=args.jobs, shard_rows=shard_rows, shards=picked)
+        tables.build(rules.DEFAULT, directory, jobs=args.jobs, shard_rows=shard_rows, shards=picked, compact=not args.full)
         # queries: random classes of the built shards, in random suits
         table = tables.Table(directory)
         rows = [r for s in picked for r in range(s * shard_rows, min(N_CLASSES, (s + 1) * shard_rows))]
