@@ -59,7 +59,10 @@ def test_rules_show():
     assert 'ante_on_win = "paid"' in out.output and "fingerprint" in out.output
 
 
-def test_best_text_and_json():
+def test_best_text_and_json(tmp_path, monkeypatch):
+    # solved, not read from a table: no ./tables here (the repository ships one) nor $RPOKER_TABLES
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RPOKER_TABLES", raising=False)
     out = run("best", "Jh Jd 8c 5s 2d", "--up", "Ks", "--rules", "russian")
     assert out.exit_code == 0, out.output
     assert "best: exchange 8c 5s 2d, keep Jh Jd" in out.output

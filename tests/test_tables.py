@@ -1,7 +1,9 @@
 """Strategy tables: shards solved by the deal solver, atomic and resumable, queried in the user's cards."""
 
 import json
+import random
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -282,3 +284,31 @@ def test_build_from_the_command_line(built, tmp_path):
     assert result.exit_code == 2 and "holds a full table" in result.output, result.output
     result = runner.invoke(app, ["tables", "build", "--shards", "zero", "--out", str(tmp_path / "x")])
     assert result.exit_code == 2 and "bad shard list" in result.output, result.output
+
+
+SHIPPED = Path(__file__).resolve().parent.parent / "tables" / "russian-compact"
+
+
+def _action(label: str) -> tuple[str, frozenset[str]]:
+    """An action label with the cards thrown as a set (the table lists them in its own order)."""
+    first, *rest = label.split()
+    return first, frozenset(rest)
+
+
+@pytest.mark.skipif(not (SHIPPED / "manifest.json").is_file(), reason="the default table is not shipped here")
+def test_shipped_table_answers_like_the_solver():
+    """The shipped table is complete, of the default rules, and answers random deals (in random
+    suits; the README's deal first) with the solver's best option and runner-up and their EVs."""
+    table = tables.Table(SHIPPED)
+    table.check_rules(rules.DEFAULT)
+    assert table.compact and len(table.manifest["shards"]) == table.manifest["shards_total"]
+    rng = random.Random(2026)
+    deals = [(parse_cards("As Ks Qd 7c 2h"), parse_card("9s"))]
+    for _ in range(8):
+        cards = rng.sample(range(52), 6)
+        deals.append((cards[:5], cards[5]))
+    for hand, up in deals:
+        answer, s = table.lookup(hand, up), solve(hand, up)
+        assert _action(answer.best) == _action(s.best.label) and answer.best_ev == float(s.best.ev)
+        assert _action(answer.second) == _action(s.options[1].label)
+        assert answer.second_ev == np.float32(float(s.options[1].ev))
