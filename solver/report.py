@@ -309,7 +309,9 @@ def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
 
     def add(label: str, get: Callable[[dict[str, Any]], Fraction | None], fmt: Callable[[Fraction], str]) -> None:
         vals = [get(s) for s in sets]
-        cells = [fmt(v) if v is not None else "needs the strategy table" for v in vals]
+        # with the table, what is missing needs the distribution of every option's results
+        cells = [fmt(v) if v is not None else "not computed (needs result distributions)" if s.get("table_play")
+                 else "needs the strategy table" for v, s in zip(vals, sets)]
         if other:
             cells.append(fmt(vals[1] - vals[0]) if None not in vals else "")
         lines.append(row(label, cells))
