@@ -29,7 +29,7 @@ are shared by all its suit assignments) and, inside it, by the new cards of the 
 import numpy as np
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t, int32_t
 from libc.stdlib cimport malloc, calloc, free, abort
-from libc.string cimport memcpy, memmove, memcmp
+from libc.string cimport memcpy, memmove, memcmp, memset
 from solver._eval cimport EvalTables, tables, eval5, eval6, payout_detail, N_STRENGTH
 from solver._settle cimport Settings, settle, falling
 
@@ -41,6 +41,7 @@ DEF N_MULTI = 1820      # multisets of four ranks
 DEF N_DISTINCT = 715    # sets of four distinct ranks
 DEF MAX_FLUSH = 495     # four-card subsets of the 12 unseen cards of one suit
 DEF MAX_SLOTS = 2048
+DEF N_COUNTS = 11       # a bet's counts (_value): n, win, tie, lose, nq, excess, den, the buy's split
 DEF MS_PLANS = 20       # buy plans of one multiset: (band, payout) of 10 discards, flush or not
 
 cdef int BINOM[6][6]
@@ -559,6 +560,7 @@ cdef struct PlanEntry:
     uint16_t win                      # plain draws the player beats
     uint16_t lose                     # plain draws that beat the player
     uint16_t flose                    # draws in the kept cards' suit that beat the player
+    uint16_t tie                      # plain draws that tie (for the buy's results, _add_split)
 
 
 cdef struct RankPlan:
@@ -571,6 +573,9 @@ cdef struct RankPlan:
     int64_t best_pay
     int64_t threshold
     int64_t g[5]
+    int64_t base_split[4]             # _add_split of the hands counted in base
+    uint8_t* plain                    # by entry: its plain draws won, tied, lost once counted (255:
+                                      # not yet), or NULL: counted each time
     PlanKey* key
     PlanEntry* e
 
@@ -581,6 +586,45 @@ cdef inline int64_t _gain(const RankPlan* r, int k, unsigned int outs) noexcept 
     cdef const PlanEntry* e = &r.e[k]
     return (r.best_pay * (POP[outs & r.key[k].fwin] - POP[outs & e.win])
             + 3 * (POP[outs & e.lose] - POP[outs & e.flose]))
+
+
+cdef inline int _cards_of(const int* a, uint16_t h, uint16_t ranks) noexcept nogil:
+    # the stub's cards of the ranks ``ranks`` (the deck a less the dealer's hidden ranks h)
+    cdef int r, n = 0
+    for r in range(13):
+        if (ranks >> r) & 1:
+            n += a[r] - ((h >> r) & 1)
+    return n
+
+
+cdef void _add_split(const RankPlan* R, int k, const int* a, uint16_t outs, int64_t times,
+                     int64_t* split) noexcept nogil:
+    """Add ``times`` dealer hands of entry k that buy: split[0] counts them, split[1:4] their
+    draws that end in a showdown the player wins, ties, loses, over falling(|Z|, R + 1) as the
+    excess (each draw weighted by the redraws it may follow, g). ``outs``: the kept cards'
+    suit's unseen ranks, whose draws make a flush instead of the plain draw (0: none)."""
+    cdef const PlanKey* key = &R.key[k]
+    cdef const PlanEntry* e = &R.e[k]
+    cdef uint16_t ftie = outs & ~(key.fwin | e.flose)    # every out makes a flush: it qualifies
+    cdef int64_t g = R.g[key.c - ((outs >> key.top) & 1)]
+    cdef int w, t, l
+    if R.plain == NULL or R.plain[3 * k] == 255:
+        w, t, l = _cards_of(a, key.h, e.win), _cards_of(a, key.h, e.tie), _cards_of(a, key.h, e.lose)
+        if R.plain != NULL:
+            R.plain[3 * k], R.plain[3 * k + 1], R.plain[3 * k + 2] = w, t, l
+    else:
+        w, t, l = R.plain[3 * k], R.plain[3 * k + 1], R.plain[3 * k + 2]
+    split[0] += times
+    split[1] += times * g * (w - POP[outs & e.win] + POP[outs & key.fwin])
+    split[2] += times * g * (t - POP[outs & e.tie] + POP[ftie])
+    split[3] += times * g * (l - POP[outs & e.lose] + POP[outs & e.flose])
+
+
+cdef inline void _plain_counts(RankPlan* R, uint8_t* room) noexcept nogil:
+    # room for each entry's plain draws won, tied, lost, counted once for the many _add_split
+    # of a plan (none counted yet)
+    memset(room, 255, 3 * R.n)
+    R.plain = room
 
 
 cdef int _most_won(const Deal* D, int player) noexcept nogil:
@@ -622,6 +666,8 @@ cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize,
     R.threshold = threshold
     R.best_pay = best_pay
     R.base = 0
+    memset(R.base_split, 0, sizeof(R.base_split))
+    R.plain = NULL
     R.n = 0
     R.n_thrown = 0
     if most_won >= 0:
@@ -666,6 +712,7 @@ cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize,
             tie += a[r] - ((h >> r) & 1)
             e += 1
         out.lose = D.ds_qual[i] & ~d.cum[e]
+        out.tie = d.cum[e] & ~out.win
         q = _qualifying_draws(D, i, &gone)
         S = best_pay * w - 3 * (q - w - tie)
         v = S * gc - threshold
@@ -682,26 +729,38 @@ cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize,
         while fe < fd.n and fd.strength[fe] == player:
             fe += 1
         out.flose = fd.cum[fd.n] & ~fd.cum[fe]
+        if v > 0:
+            R.base_split[0] += count
+            R.base_split[1] += count * gc * w
+            R.base_split[2] += count * gc * tie
+            R.base_split[3] += count * gc * (q - w - tie)
     memmove(&R.e[n_thrown], &R.e[D.n_buyable - n_other], n_other * sizeof(PlanEntry))
     memmove(&R.key[n_thrown], &R.key[D.n_buyable - n_other], n_other * sizeof(PlanKey))
     R.n = n_thrown + n_other
     R.n_thrown = n_thrown
 
 
-cdef int64_t _plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma) noexcept nogil:
+cdef int64_t _plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,
+                          int64_t* split=NULL) noexcept nogil:
     """Sum over the non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1),
     when the up suit's unseen cards are ``ys_sigma``: a dealer that throws the up-card is
     counted here as having no flush draw (see _other_suit_delta). It depends on the rank plan
-    (and its deck ``a``) and ys_sigma alone, so the deals of the same ranks share it (_memo)."""
+    (and its deck ``a``) and ys_sigma alone, so the deals of the same ranks share it (_memo).
+    ``split`` (if given) gains the hands that buy and their results (_add_split)."""
     cdef int k, top
     cdef uint16_t h, lower
     cdef const PlanKey* e
     cdef int64_t total = R.base, v, fd, c, w
+    if split != NULL:
+        for k in range(4):
+            split[k] += R.base_split[k]
     # the four hidden cards of the up suit: a flush, not a buy
     for k in range(R.n_thrown):
         h = R.key[k].h
         if (ys_sigma & h) == h:
             total -= R.e[k].v
+            if split != NULL and R.e[k].v > 0:
+                _add_split(R, k, a, 0, -1, split)
     for k in range(R.n_thrown, R.n):
         e = &R.key[k]
         h = e.h
@@ -712,11 +771,15 @@ cdef int64_t _plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma) no
         v = R.e[k].v
         if (ys_sigma & h) == h:
             total -= v
+            if split != NULL and v > 0:
+                _add_split(R, k, a, 0, -1, split)
         fd = a[top] - ((ys_sigma >> top) & 1)
         if fd <= 0:
             continue
         # fd hands hold the three lower cards in the up suit and the top card in another
         total -= fd * v
+        if split != NULL and v > 0:
+            _add_split(R, k, a, 0, -fd, split)
         if POP[ys_sigma & e.fwin] > e.need:  # else the flush draw cannot pay either
             # the outs: the up suit's unseen cards but the lower ranks; the thrown rank in
             # the up suit is an out, not a redraw
@@ -724,15 +787,19 @@ cdef int64_t _plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma) no
             w = (R.e[k].S + _gain(R, k, ys_sigma & ~lower)) * R.g[c] - R.threshold
             if w > 0:
                 total += fd * w
+                if split != NULL:
+                    _add_split(R, k, a, ys_sigma & ~lower, fd, split)
     return total
 
 
-cdef int64_t _other_suit_delta(const RankPlan* R, uint16_t ys_tau) noexcept nogil:
+cdef int64_t _other_suit_delta(const RankPlan* R, const int* a, uint16_t ys_tau,
+                               int64_t* split=NULL) noexcept nogil:
     """What flush draws in one suit other than the up-card's add to _plan_excess.
 
     ``ys_tau``: the unseen cards of that suit. A dealer that throws the up-card and holds four
     hidden cards of that suit draws to a flush: its excess is that of the flush draw, not the
-    plain one. Like _plan_excess, a function of the rank plan and ys_tau alone.
+    plain one. Like _plan_excess, a function of the rank plan and ys_tau alone (``a``, the
+    plan's deck, is read only for ``split``: as _plan_excess's).
     """
     cdef int k, top
     cdef uint16_t h, outs
@@ -748,12 +815,17 @@ cdef int64_t _other_suit_delta(const RankPlan* R, uint16_t ys_tau) noexcept nogi
         top = e.top
         w = (R.e[k].S + _gain(R, k, outs)) * R.g[e.c - ((outs >> top) & 1)] - R.threshold
         total += (w if w > 0 else 0) - R.e[k].v
+        if split != NULL:
+            if w > 0:
+                _add_split(R, k, a, outs, 1, split)
+            if R.e[k].v > 0:
+                _add_split(R, k, a, 0, -1, split)
     return total
 
 
 cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
-                         int ysize, int player, int p) noexcept nogil:
-    # the whole excess of one deck, flush draws in every suit included
+                         int ysize, int player, int p, int64_t* split=NULL) noexcept nogil:
+    # the whole excess of one deck, flush draws in every suit included (split: _add_split's)
     cdef PlanEntry* entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
     cdef PlanKey* keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
     cdef RankPlan R
@@ -761,7 +833,7 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
     R.e = entries
     R.key = keys
     _rank_plan(D, st, a, ysize, player, p, &R)
-    total = _deck_excess(-1, &R, a, ys, D.sigma)
+    total = _deck_excess(-1, &R, a, ys, D.sigma, split)
     free(entries)
     free(keys)
     return total
@@ -813,14 +885,20 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
                     bint excess_given=False, int64_t given=0) noexcept nogil:
     """_bet of a final hand against the deck ``a`` (``ys`` by suit; ``pref`` its blind prefix).
 
-    With ``excess_given``, the buy's part is ``given`` (the caller's), else it is computed.
+    With ``excess_given``, the buy's part is ``given`` (the caller's), else it is computed, and
+    ``counts`` (if given: N_COUNTS) gets _bet's counts and, at 7 to 10, the split of the buys
+    (_add_split: the hands that buy, their draws the player wins, ties, loses).
     """
     cdef int64_t blind[2]
     cdef int64_t excess = 0
+    cdef int64_t* split = NULL
     blind[0] = pref[D.ms_below[player]]
     blind[1] = pref[D.ms_below[player + 1]]
+    if counts != NULL:
+        memset(counts + 7, 0, 4 * sizeof(int64_t))
+        split = counts + 7
     if _buys(st, player, p):
-        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p)
+        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p, split)
     return _bet(st, f, player, p, nq, blind, n, den, excess, counts)
 
 
@@ -897,6 +975,16 @@ cdef struct MemoSlot:
     int64_t value
 
 
+DEF SPLIT_REGION = 6              # the memo of the buys' splits (results): 64 slots per plan
+
+
+cdef struct SplitSlot:
+    # as MemoSlot: the excess and the split of the buys (_add_split), for results (Dist)
+    uint32_t key
+    uint32_t epoch
+    int64_t part[5]
+
+
 cdef struct Shared:
     # What the suit classes of one rank-level deal share (DESIGN-NOTES §3): the blind prefix of
     # every multiset of new ranks and the rank-level buy plans. They depend on the deck's rank
@@ -923,6 +1011,7 @@ cdef struct Shared:
     # the same ranks differ in few of them (a few patterns of the hand's suits)
     MemoSlot* memo
     uint32_t memo_epoch               # new with each plan epoch
+    SplitSlot* split_memo             # allocated when results are first asked for
     # the up suit's unseen cards and their generation: the suit classes of a rank-level deal
     # with the same cards in the up suit (solved one after the other) share the dealer's
     # flushes and the up suit's part of the buy, so every group's value (MsInfo)
@@ -1063,15 +1152,42 @@ cdef int _shared_plan(const Deal* D, const Settings* st, const int* a, int ysize
     return SH.n_plans - 1
 
 
-cdef inline int64_t _plan_part(int kind, const RankPlan* R, const int* a, uint16_t ys) noexcept nogil:
+cdef inline int64_t _plan_part(int kind, const RankPlan* R, const int* a, uint16_t ys,
+                               int64_t* split=NULL) noexcept nogil:
     # what _memo keeps: the plan's excess (kind 0) or other-suit delta (kind 1)
-    return _plan_excess(R, a, ys) if kind == 0 else _other_suit_delta(R, ys)
+    return _plan_excess(R, a, ys, split) if kind == 0 else _other_suit_delta(R, a, ys, split)
 
 
-cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys) noexcept nogil:
+cdef void _memo_split(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
+                      int64_t* part) noexcept nogil:
+    """_plan_part with its split into ``part`` (5: the excess, then the split), as _memo keeps
+    values: once while the plan is in the store (``plan`` < 0: not kept)."""
+    cdef uint32_t key = (<uint32_t> kind << 13) | ys
+    cdef SplitSlot* region = SH.split_memo + (<int64_t> plan << SPLIT_REGION)
+    cdef uint32_t i = (key * <uint32_t> 2654435761) >> (32 - SPLIT_REGION), probes = 0
+    if plan >= 0:
+        while region[i].epoch == SH.memo_epoch:
+            if region[i].key == key:
+                memcpy(part, region[i].part, 5 * sizeof(int64_t))
+                return
+            i = (i + 1) & ((1 << SPLIT_REGION) - 1)
+            probes += 1
+            if probes == (1 << SPLIT_REGION):
+                plan = -1  # the page is full: computed, not kept
+                break
+    memset(part, 0, 5 * sizeof(int64_t))
+    part[0] = _plan_part(kind, R, a, ys, part + 1)
+    if plan >= 0:
+        region[i].key = key
+        region[i].epoch = SH.memo_epoch
+        memcpy(region[i].part, part, 5 * sizeof(int64_t))
+
+
+cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
+                   int64_t* split=NULL) noexcept nogil:
     """_plan_excess (kind 0) or _other_suit_delta (kind 1) of the rank plan ``R`` for the unseen
     cards ``ys`` of a suit, computed once while the plan is in the store (``plan``: its place;
-    -1 for a plan of one's own, not kept)."""
+    -1 for a plan of one's own, not kept). With ``split``, computed (the memo keeps no split)."""
     cdef uint32_t key = (<uint32_t> kind << 13) | ys
     # each plan has its own page: the lookups of one multiset's plans stay in a few cache lines
     # and pages (a hash over the whole table missed the cache and the TLB on most lookups)
@@ -1079,8 +1195,8 @@ cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t
     cdef uint32_t i = (key * <uint32_t> 2654435761) >> (32 - MEMO_REGION), probes = 0
     cdef MemoSlot* slot
     cdef int64_t value
-    if plan < 0:
-        return _plan_part(kind, R, a, ys)
+    if plan < 0 or split != NULL:
+        return _plan_part(kind, R, a, ys, split)
     if R.n_thrown == 0 and (kind == 1 or R.n == 0):
         return 0 if kind == 1 else R.base  # nothing to look up (no memory touched)
     while region[i].epoch == SH.memo_epoch:
@@ -1097,6 +1213,28 @@ cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t
     slot.epoch = SH.memo_epoch
     slot.value = value
     return value
+
+
+DEF DIST_KEYS = 256      # (payout, insured) pairs of the final hands of one option
+
+
+cdef struct Dist:
+    # the results of one option, by the final hand's payout P and insurance: each row sums the
+    # counts of _value over the outcomes bet (win, tie, lose, nq in dealer hands; then the buy's
+    # split: hands bought, draws won, tied, lost, over den); ``folded`` counts outcomes folded
+    int n
+    int64_t folded
+    int32_t key[DIST_KEYS]           # 2 P + insured
+    int64_t row[DIST_KEYS][8]
+
+
+cdef struct DistCache:
+    # by plan, suit and the positions of the new ranks taken from it: the buy's excess and its
+    # split (_add_split) in that suit, as _plan_excess (the up suit) or _other_suit_delta; and
+    # by plan, each entry's plain draws won, tied, lost (RankPlan.plain)
+    int64_t ok[MS_PLANS][4]
+    int64_t part[MS_PLANS][4][32][5]
+    uint8_t plain[MS_PLANS][N_DISTINCT * 3]
 
 
 cdef struct Ctx:
@@ -1125,6 +1263,8 @@ cdef struct Ctx:
     int128* acc
     int64_t outcomes
     int card_by_card           # every outcome card by card (the check of the grouped sums)
+    Dist* dist                 # by discard mask: the results of each outcome (card by card), or NULL
+    DistCache* dist_cache
     uint32_t wanted            # the discard masks to solve (a bit for each), the others skipped
     int plain                  # the pass of upper bounds (_multiset_plain), not of values
     int fl_common              # of the multiset (_multiset_begin): the suits of its flushes
@@ -1208,7 +1348,11 @@ cdef int _plan_of(Ctx* x, int player, int p) noexcept nogil:
     x.other_ok &= ~(<int64_t> 1 << u)
     for tau in range(4):
         x.delta_ok[u][tau] = 0
+        if x.dist_cache != NULL:
+            x.dist_cache.ok[u][tau] = 0
     x.plan_id[u] = _shared_plan(x.D, x.st, x.a, x.ysize, player, p, x.ms, &x.plans[u])
+    if x.dist_cache != NULL:
+        _plain_counts(&x.plans[u], x.dist_cache.plain[u])
     return u
 
 
@@ -1231,13 +1375,13 @@ cdef inline int64_t _delta_of(Ctx* x, int u, int tau, int taken) noexcept nogil:
 
 
 cdef inline int64_t _deck_excess(int plan, const RankPlan* R, const int* a, const uint16_t* ys,
-                                 int sigma) noexcept nogil:
+                                 int sigma, int64_t* split=NULL) noexcept nogil:
     # the whole excess of a deck (ys: its cards by suit), flush draws in every suit included
-    cdef int64_t total = _memo(plan, 0, R, a, ys[sigma])
+    cdef int64_t total = _memo(plan, 0, R, a, ys[sigma], split)
     cdef int tau
     for tau in range(4):
         if tau != sigma:
-            total += _memo(plan, 1, R, a, ys[tau])
+            total += _memo(plan, 1, R, a, ys[tau], split)
     return total
 
 
@@ -1252,6 +1396,71 @@ cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexc
         if (new[i] & 3) == x.D.sigma:
             sigmask |= 1 << (new[i] >> 2)
     return _up_suit_value(x, sigmask, taken[x.D.sigma], player) + _other_suits(x, player, taken)
+
+
+cdef void _dist_rows(Dist* d, const Settings* st, const int64_t* counts, int64_t times, const int64_t* split,
+                     int p, int player) noexcept nogil:
+    # ``times`` outcomes bet against the dealer counts ``counts`` (as _value's), and the split
+    # of their buys (summed over them), into their option's Dist
+    cdef int j, k, key
+    key = 2 * p + (player >= st.insurance_from and st.insurance_max * p >= st.insurance_min
+                   and counts[4] - counts[1] - (counts[2] if st.tie_loses else 0) > 0)
+    j = 0
+    while j < d.n and d.key[j] != key:
+        j += 1
+    if j == d.n:
+        if d.n == DIST_KEYS:
+            abort()  # cannot happen: far fewer payouts than that
+        d.n += 1
+        d.key[j] = key
+        memset(d.row[j], 0, sizeof(d.row[j]))
+    for k in range(4):
+        d.row[j][k] += times * counts[1 + k]
+        d.row[j][4 + k] += split[k]
+
+
+cdef int64_t* _dist_part(Ctx* x, int u, int tau, int taken) noexcept nogil:
+    # the buy's excess and split in suit tau for plan u, the new ranks at positions ``taken``
+    # of that suit: _plan_excess (the up suit) or _other_suit_delta, once per multiset
+    cdef int64_t* part = x.dist_cache.part[u][tau][taken]
+    if not (x.dist_cache.ok[u][tau] >> taken) & 1:
+        _memo_split(x.plan_id[u], 0 if tau == x.D.sigma else 1, &x.plans[u], x.a, x.D.ys0[tau] & ~x.bits[taken],
+                    part)
+        x.dist_cache.ok[u][tau] |= <int64_t> 1 << taken
+    return part
+
+
+cdef int64_t _outcome_dist(Ctx* x, const int* new, int n_new, int player, int mask) noexcept nogil:
+    """_floor(_outcome_value) of one outcome, its results added to the Dist of its discard."""
+    cdef int i, j, tau, u, sigmask = 0, p = x.p5[player]
+    cdef int taken[4]
+    cdef int64_t buy[5]
+    cdef int64_t counts[N_COUNTS]
+    cdef int64_t v
+    cdef int64_t* part
+    cdef Filter* f
+    for i in range(4):
+        taken[i] = 0
+    for i in range(5):
+        buy[i] = 0
+    for i in range(n_new):
+        taken[new[i] & 3] |= 1 << x.position[new[i] >> 2]
+        if (new[i] & 3) == x.D.sigma:
+            sigmask |= 1 << (new[i] >> 2)
+    if _buys(x.st, player, p):
+        u = _plan_of(x, player, p)
+        for tau in range(4):
+            part = _dist_part(x, u, tau, taken[tau])
+            for j in range(5):
+                buy[j] += part[j]
+    f = _slot(x, sigmask)
+    v = _value(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p, _L(x.D, x.pref, f, x.st.qualifier),
+               x.n, x.den, counts, True, buy[0])
+    if not x.forced and v < -x.n * x.den:
+        x.dist[mask].folded += 1
+    else:
+        _dist_rows(&x.dist[mask], x.st, counts, 1, buy + 1, p, player)
+    return _floor(x, v)
 
 
 cdef int64_t _up_suit_value(Ctx* x, int sigmask, int taken, int player) noexcept nogil:
@@ -1284,8 +1493,7 @@ cdef int64_t _flush_value(Ctx* x, int i, int suit, int* new) noexcept nogil:
     # The value of the outcome where the kept cards of discard i and the new ranks are all of
     # ``suit``: the player has a flush. Its up-suit part is the same for the deals of one
     # up-suit generation (Shared.flush), whichever suit it is when not the up suit.
-    cdef int j, player
-    cdef int cards[5]
+    cdef int j
     cdef int taken[4]
     cdef bint up = suit == x.D.sigma
     cdef FlushValue* c = &SH.flush[((MS_OFF[x.k] + x.seq - 1) * 10 + i) * 2 + up]
@@ -1294,8 +1502,7 @@ cdef int64_t _flush_value(Ctx* x, int i, int suit, int* new) noexcept nogil:
     taken[suit] = (1 << x.nr) - 1
     if c.sgen != SH.sgen or x.card_by_card:
         _flush_new(x.R, x.nr, suit, new)
-        _final_cards(x, x.masks[i], new, cards)
-        c.player = eval5(tables(), cards[0], cards[1], cards[2], cards[3], cards[4])
+        c.player = _final_strength(x, x.masks[i], new)
         c.value = _up_suit_value(x, x.bits[taken[x.D.sigma]], taken[x.D.sigma], c.player)
         c.sgen = SH.sgen
     return c.value + _other_suits(x, c.player, taken)
@@ -1307,22 +1514,22 @@ cdef inline int64_t _floor(Ctx* x, int64_t v) noexcept nogil:
     return v if x.forced or v >= floor else floor
 
 
-cdef void _final_cards(Ctx* x, int mask, const int* new, int* cards) noexcept nogil:
-    # the kept cards of the hand, then the new ones
+cdef int _final_strength(Ctx* x, int mask, const int* new) noexcept nogil:
+    # the strength of the kept cards of the hand and the new ones
     cdef int j, k = 0
+    cdef int cards[5]
     for j in range(5):
         if not (mask >> j) & 1:
             cards[k] = x.hand[j]
             k += 1
     for j in range(x.k):
         cards[k + j] = new[j]
+    return eval5(tables(), cards[0], cards[1], cards[2], cards[3], cards[4])
 
 
 cdef void _fallback_leaf(Ctx* x) noexcept nogil:
     # card by card, for the (sigmask, discard mask) pairs where the fold floor may bind
-    cdef const EvalTables* t = tables()
-    cdef int i, j, u, sigmask = 0, player
-    cdef int cards[5]
+    cdef int i, u, sigmask = 0, player
     for i in range(x.n_new):
         if (x.new[i] & 3) == x.D.sigma:
             sigmask |= 1 << (x.new[i] >> 2)
@@ -1332,11 +1539,13 @@ cdef void _fallback_leaf(Ctx* x) noexcept nogil:
         for i in range(x.n_masks):
             if not (x.unsafe_masks[u] >> i) & 1:
                 continue
-            _final_cards(x, x.masks[i], x.new, cards)
-            player = eval5(t, cards[0], cards[1], cards[2], cards[3], cards[4])
+            player = _final_strength(x, x.masks[i], x.new)
             if player != x.player[i]:
                 continue  # a flush: counted with the flush outcomes
-            x.acc[x.masks[i]] += _floor(x, _outcome_value(x, x.new, x.n_new, player))
+            if x.dist != NULL:
+                x.acc[x.masks[i]] += _outcome_dist(x, x.new, x.n_new, player, x.masks[i])
+            else:
+                x.acc[x.masks[i]] += _floor(x, _outcome_value(x, x.new, x.n_new, player))
 
 
 cdef void _suits(Ctx* x, int r) noexcept nogil:
@@ -1512,6 +1721,146 @@ cdef MsInfo* _multiset_begin(Ctx* x) noexcept nogil:
     return info
 
 
+cdef void _group_counts(Ctx* x) noexcept nogil:
+    # by doubling over the positions: the rank bits and the outcomes of every sigmask (a
+    # product of one factor per position: its rank's card of the up suit taken or not)
+    cdef int j, sigmask
+    cdef int64_t w0, w1
+    x.bits[0] = 0
+    x.group_count[0] = 1
+    for j in range(x.nr):
+        w0 = _ways(_popcount(x.Sr[j]) - ((x.sig_ranks >> j) & 1), x.Mr[j])
+        w1 = _ways(_popcount(x.Sr[j]) - 1, x.Mr[j] - 1) if (x.sig_ranks >> j) & 1 else 0
+        for sigmask in range(1 << j):
+            x.bits[sigmask | (1 << j)] = x.bits[sigmask] | (1 << x.R[j])
+            x.group_count[sigmask | (1 << j)] = x.group_count[sigmask] * w1
+            x.group_count[sigmask] *= w0
+
+
+cdef int _flush_suits(Ctx* x, int i, int* fl_suit, int* fl_sig) noexcept nogil:
+    # the suits where discard i's kept cards and every new card can be of one suit (the
+    # player's flushes), and the group of each (its new cards of the up suit, as positions)
+    cdef int pi, n_fl = 0
+    for pi in range(4):
+        if (x.kept_suits[i] & x.fl_common) >> pi & 1:
+            fl_suit[n_fl] = pi
+            fl_sig[n_fl] = (1 << x.nr) - 1 if pi == x.D.sigma else 0
+            n_fl += 1
+    return n_fl
+
+
+cdef void _unsafe(Ctx* x, int sigmask, int i) noexcept nogil:
+    # leave the group sigmask of discard i to the card-by-card path
+    x.unsafe_sig[x.n_unsafe] = sigmask
+    x.unsafe_masks[x.n_unsafe] = 1 << i
+    _merge_unsafe(x)
+
+
+cdef void _card_by_card(Ctx* x) noexcept nogil:
+    # the outcomes of the groups left to the card-by-card path (x.unsafe_sig as positions)
+    cdef int j
+    if x.n_unsafe:
+        # the card-by-card path compares rank bits
+        for j in range(x.n_unsafe):
+            x.unsafe_sig[j] = x.bits[x.unsafe_sig[j]]
+        x.n_new = 0
+        _suits(x, 0)
+
+
+cdef void _multiset_dist(Ctx* x) noexcept nogil:
+    """The results of every outcome of the multiset x.mult for the wanted discards (Ctx.dist).
+
+    As _multiset: the non-flush outcomes of a group (the same new cards of the up suit) share
+    the player's strength, the dealer's counts, the insurance and the buy's part of the up suit,
+    and add the buy's parts of the other suits (by the positions they take from each: the
+    weights of _group_weights), splits included. Where no outcome of a group may fold, its
+    results are these sums; elsewhere they are taken card by card, as are the player's flushes.
+    """
+    cdef const Deal* D = x.D
+    cdef MsInfo* info = _multiset_begin(x)
+    cdef int i, j, k, e, tau, sigmask, km, player, p, u = 0, n_fl, m, full
+    cdef int fl_suit[4]
+    cdef int fl_sig[4]
+    cdef int new[5]
+    cdef int64_t cnt, v, low, dmin, floor = -x.n * x.den, w
+    cdef int64_t counts[N_COUNTS]
+    cdef int64_t split[5]
+    cdef int64_t* up
+    cdef int64_t* part
+    cdef bint buy_rel, shared
+    cdef Filter* f
+    _group_counts(x)
+    full = (1 << x.nr) - 1
+    x.n_unsafe = 0
+    for i in range(x.n_masks):
+        km = x.masks[i]
+        if not (x.wanted >> km) & 1:
+            continue
+        player = info.player[i]
+        x.player[i] = player          # the card-by-card path tells the flushes by it
+        p = x.p5[player]
+        buy_rel = _buys(x.st, player, p)
+        if buy_rel:
+            u = _plan_of(x, player, p)
+        n_fl = _flush_suits(x, i, fl_suit, fl_sig)
+        # outcomes of a group differ only in the other suits' flush draws of the buy
+        shared = not buy_rel or not D.any_thrown
+        for sigmask in range(1 << x.nr):
+            cnt = x.group_count[sigmask]
+            if cnt == 0:
+                continue
+            if x.card_by_card:
+                _unsafe(x, sigmask, i)
+                continue
+            for k in range(5):
+                split[k] = 0
+            up = _dist_part(x, u, D.sigma, sigmask) if buy_rel else split
+            f = _slot(x, x.bits[sigmask])
+            v = _bet(x.st, f, player, p, info.nq_blind + f.at_qualifier, info.blind[i], x.n, x.den, up[0], counts)
+            low = v
+            for k in range(5):
+                split[k] = cnt * up[k] if buy_rel else 0
+            if not shared:
+                if not (x.wl_ok >> sigmask) & 1:
+                    _group_weights(x, sigmask)
+                for tau in range(4):
+                    dmin = 0
+                    for e in range(x.wl_n[sigmask][tau]):
+                        part = _dist_part(x, u, tau, x.wl_t[sigmask][tau][e])
+                        w = x.wl_w[sigmask][tau][e]
+                        for k in range(5):
+                            split[k] += w * part[k]
+                        dmin = part[0] if part[0] < dmin else dmin
+                    low += dmin
+                if not x.forced and low < floor:
+                    _unsafe(x, sigmask, i)  # some outcomes may fold
+                    continue
+            # the player's flushes of the group are counted by themselves (below)
+            m = 0
+            for j in range(n_fl):
+                if fl_sig[j] != sigmask:
+                    continue
+                m += 1
+                if buy_rel:
+                    for k in range(5):
+                        split[k] -= up[k]
+                    for tau in range(4 if not shared else 0):
+                        if tau != D.sigma:
+                            part = _dist_part(x, u, tau, full if tau == fl_suit[j] else 0)
+                            for k in range(5):
+                                split[k] -= part[k]
+            if shared and not x.forced and v < floor:
+                x.dist[km].folded += cnt - m
+                x.acc[km] += (<int128> (cnt - m)) * floor
+            else:
+                _dist_rows(&x.dist[km], x.st, counts, cnt - m, split + 1, p, player)
+                x.acc[km] += (<int128> (cnt - m)) * (v - up[0]) + split[0]
+        for j in range(n_fl):
+            _flush_new(x.R, x.nr, fl_suit[j], new)
+            x.acc[km] += _outcome_dist(x, new, x.nr, _final_strength(x, km, new), km)
+    _card_by_card(x)
+
+
 cdef void _multiset(Ctx* x) noexcept nogil:
     """Every exchange outcome whose new cards have the rank multiset x.mult, for every discard.
 
@@ -1529,14 +1878,12 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     """
     cdef const Deal* D = x.D
     cdef const Settings* st = x.st
-    cdef int i, j, nr, sig_ranks, sigmask, pi, km, player, p, n_fl
+    cdef int i, j, nr, sigmask, km, player, p, n_fl
     cdef int* R = x.R
-    cdef int* Mr = x.Mr
-    cdef int* Sr = x.Sr
     cdef int fl_suit[4]
     cdef int fl_sig[4]
     cdef int new[5]
-    cdef int64_t cnt, nq, v, w0, w1
+    cdef int64_t cnt, nq, v
     cdef int128 total
     cdef bint buy_rel, thrown
     cdef int u
@@ -1548,27 +1895,18 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int full
     cdef int taken[4]
     nr = x.nr
-    sig_ranks = x.sig_ranks
     thrown = D.any_thrown
-    # by doubling over the positions: the rank bits and, where they are needed, the outcomes
-    # of every sigmask (a product of one factor per position: its rank's card of the up suit
-    # taken or not)
-    # (without them, and without groups left to the card-by-card path, only the rank bits of
-    # no position and of all of them are read: by a player's flush)
+    # the groups' rank bits and outcomes, where they are needed (without them, and without
+    # groups left to the card-by-card path, only the rank bits of no position and of all of
+    # them are read: by a player's flush)
     for i in range(x.n_masks):
         if (x.wanted >> x.masks[i]) & 1:
             all_groups = (all_groups or thrown or info.unsafe[i] != 0 or info.sgen[i] != SH.sgen
                           or info.forced[i] != x.forced)
-    x.bits[0] = 0
-    x.group_count[0] = 1
-    for j in range(nr if all_groups else 0):
-        w0 = _ways(_popcount(Sr[j]) - ((sig_ranks >> j) & 1), Mr[j])
-        w1 = _ways(_popcount(Sr[j]) - 1, Mr[j] - 1) if (sig_ranks >> j) & 1 else 0
-        for sigmask in range(1 << j):
-            x.bits[sigmask | (1 << j)] = x.bits[sigmask] | (1 << R[j])
-            x.group_count[sigmask | (1 << j)] = x.group_count[sigmask] * w1
-            x.group_count[sigmask] *= w0
-    if not all_groups:
+    if all_groups:
+        _group_counts(x)
+    else:
+        x.bits[0] = 0
         x.bits[(1 << nr) - 1] = 0
         for j in range(nr):
             x.bits[(1 << nr) - 1] |= 1 << R[j]
@@ -1588,9 +1926,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         if x.card_by_card:
             for sigmask in range(1 << nr):
                 if x.group_count[sigmask]:
-                    x.unsafe_sig[x.n_unsafe] = sigmask
-                    x.unsafe_masks[x.n_unsafe] = 1 << i
-                    _merge_unsafe(x)
+                    _unsafe(x, sigmask, i)
         elif fill:
             # without the player's flushes and the other suits' flush draws: what the deals
             # of this up-suit generation share
@@ -1623,12 +1959,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
             info.sgen[i] = SH.sgen
             info.forced[i] = x.forced
         # the outcomes where every card is of one suit: the player has a flush
-        n_fl = 0
-        for pi in range(4):
-            if (x.kept_suits[i] & x.fl_common) >> pi & 1:
-                fl_suit[n_fl] = pi
-                fl_sig[n_fl] = full if pi == D.sigma else 0   # as rank positions
-                n_fl += 1
+        n_fl = _flush_suits(x, i, fl_suit, fl_sig)
         for j in range(4):
             taken[j] = 0
         if x.card_by_card:
@@ -1660,9 +1991,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
                         unsafe |= 1 << sigmask
             for sigmask in range(1 << nr if unsafe else 0):
                 if (unsafe >> sigmask) & 1:
-                    x.unsafe_sig[x.n_unsafe] = sigmask
-                    x.unsafe_masks[x.n_unsafe] = 1 << i
-                    _merge_unsafe(x)
+                    _unsafe(x, sigmask, i)
             # the flush outcomes counted above as non-flush come out again: their group's
             # value and their own flush draws of the other suits
             for j in range(n_fl):
@@ -1674,12 +2003,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         # the flush outcomes themselves
         for j in range(n_fl):
             x.acc[km] += _floor(x, _flush_value(x, i, fl_suit[j], new))
-    if x.n_unsafe:
-        # sigmask stored as rank positions; the card-by-card path compares rank bits
-        for j in range(x.n_unsafe):
-            x.unsafe_sig[j] = x.bits[x.unsafe_sig[j]]
-        x.n_new = 0
-        _suits(x, 0)
+    _card_by_card(x)
 
 
 cdef void _multiset_plain(Ctx* x) noexcept nogil:
@@ -1706,12 +2030,10 @@ cdef int128 _flush_slack(Ctx* x, int i) noexcept nogil:
     flush, at least the fold floor (-1, or -3 when the bet is forced: no dealer hand takes more
     than the ante and the bet), and is worth at most I_max + 2P + win_extra + 1 with it (no
     dealer hand pays more: RULES §5-§7)."""
-    cdef const EvalTables* t = tables()
     cdef int s, r, j, m, n_avail, player, p, k = x.k
     cdef int avail[13]
     cdef int pick[5]
     cdef int new[5]
-    cdef int cards[5]
     cdef int64_t most, floor = 3 if x.forced else 1
     cdef int128 total = 0
     for s in range(4):
@@ -1729,8 +2051,7 @@ cdef int128 _flush_slack(Ctx* x, int i) noexcept nogil:
         while True:
             for j in range(k):
                 new[j] = 4 * avail[pick[j]] + s
-            _final_cards(x, x.masks[i], new, cards)
-            player = eval5(t, cards[0], cards[1], cards[2], cards[3], cards[4])
+            player = _final_strength(x, x.masks[i], new)
             p = x.p5[player]
             most = 2 * p + x.st.win_extra + 1
             if player >= x.st.insurance_from:
@@ -1770,6 +2091,8 @@ cdef void _ranks(Ctx* x, int r, int left) noexcept nogil:
     if left == 0:
         if x.plain:
             _multiset_plain(x)
+        elif x.dist != NULL:
+            _multiset_dist(x)
         else:
             _multiset(x)
         return
@@ -1799,7 +2122,10 @@ cdef void _settings(dict d, Settings* st) except *:
 
 
 def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict settings, int p):
-    """Counts (n, win, tie, lose, nq, buy_excess, den) for betting a final hand of 5 or 6 cards.
+    """Counts (n, win, tie, lose, nq, buy_excess, den, buys, buy_win, buy_tie, buy_lose) for
+    betting a final hand of 5 or 6 cards: dealer hands; the buy's excess over n * den; the
+    non-qualifying hands where buying beats taking the ante, and their draws that end in a
+    showdown the player wins, ties, loses (over den, as the brute-force ``_brute.situation``).
 
     ``known`` holds every card out of the deck besides the up-card: the final hand, the cards
     thrown away, dead cards. ``p`` is the final hand's payout multiple.
@@ -1812,7 +2138,7 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict s
     cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
     cdef Filter f
     cdef int f_lists[2 * MAX_FLUSH]
-    cdef int64_t counts[7]
+    cdef int64_t counts[N_COUNTS]
     cdef int64_t n, den, nq
     cdef int player, i
     try:
@@ -1831,7 +2157,11 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict s
     finally:
         free(D)
         free(pref)
-    return tuple(counts[i] for i in range(7))
+    return tuple(counts[i] for i in range(N_COUNTS))
+
+
+cdef object _dist_py(const Dist* d, int64_t n, int64_t den):
+    return d.folded, {d.key[j]: tuple(d.row[j][i] for i in range(8)) for j in range(d.n)}, n, den
 
 
 cdef void _count_begin(Ctx* x, int k, bint forced) noexcept:
@@ -1862,7 +2192,7 @@ cdef void _count_begin(Ctx* x, int k, bint forced) noexcept:
 def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict settings,
           const int32_t[::1] p5, const int32_t[::1] paytable, bint second_on, bint new_rank,
           tuple exchange_counts, tuple forced_counts, bint sixth_on, bint card_by_card=False,
-          tuple bound_counts=(), uint32_t wanted=0xFFFFFFFF):
+          tuple bound_counts=(), uint32_t wanted=0xFFFFFFFF, bint dist=False):
     """Exact numerators of every option of one deal.
 
     Returns a dict: ``bet`` the counts (n, win, tie, lose, nq, buy_excess, den) and ``bet_value``
@@ -1873,6 +2203,12 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     denominator)}: upper bounds of the exchanges of each count in ``bound_counts`` (values
     without flushes, _multiset_plain, and the player's flushes at their most, _flush_slack),
     far cheaper: the ranks' part is shared by the deals of a rank-level deal.
+
+    With ``dist``, the results of the sixth card (``sixth_dist``) and of the exchanges solved
+    (``exchange_dist``, by discard mask) too, outcome by outcome (card by card): each
+    (outcomes folded, {2 P + insured: the sums over the outcomes bet of win, tie, lose, nq,
+    buys, buy_win, buy_tie, buy_lose as ``situation`` counts them}, n, den), an outcome being
+    n dealer hands of den draw sequences each.
     """
     if p5.shape[0] != N_STRENGTH:
         raise ValueError(f"p5 has {p5.shape[0]} payouts, not one per strength ({N_STRENGTH})")
@@ -1886,8 +2222,14 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     cdef Filter* slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
     cdef int* slot_lists = <int*> malloc(MAX_SLOTS * 2 * MAX_FLUSH * sizeof(int))
     cdef Filter** filter_of = <Filter**> malloc(8192 * sizeof(Filter*))
+    cdef Dist* dists = <Dist*> calloc(33, sizeof(Dist)) if dist else NULL  # by mask; 32: the sixth card
+    if dist and SH.split_memo == NULL:
+        SH.split_memo = <SplitSlot*> calloc(STORE_PLANS << SPLIT_REGION, sizeof(SplitSlot))
+        if SH.split_memo == NULL:
+            raise MemoryError("no memory for the solver's memo of results")
+    cdef DistCache* dist_cache = <DistCache*> malloc(sizeof(DistCache)) if dist else NULL
     cdef int128 acc[32]
-    cdef int64_t counts[7]
+    cdef int64_t counts[N_COUNTS]
     cdef int i, j, c, k, u, player, p, a1, a2, a3
     cdef int a[13]
     cdef uint16_t ys[4]
@@ -1896,7 +2238,9 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     cdef int f_lists[2 * MAX_FLUSH]
     cdef Ctx x
     cdef int128 total
-    cdef int64_t n, den, v, nq, excess
+    cdef int64_t n, den, v, nq
+    cdef int64_t buy[5]
+    cdef int64_t part[5]
     cdef RankPlan rank_plan
     result = {}
     try:
@@ -1916,7 +2260,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         player = eval5(t, hand[0], hand[1], hand[2], hand[3], hand[4])
         nq = _L(D, pref, &f, st.qualifier)
         v = _value(D, &st, pref, &f, a, ys, D.n0, player, p5[player], nq, n, den, counts)
-        result["bet"] = tuple(counts[i] for i in range(7))
+        result["bet"] = tuple(counts[i] for i in range(N_COUNTS))
         result["bet_value"] = v
         # a sixth card
         if sixth_on:
@@ -1936,19 +2280,32 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                 player = eval6(t, six)
                 p = payout_detail(t, six, 6, &paytable[0], second_on, new_rank, &a1, &a2, &a3)
                 nq = _L(D, pref, &f, st.qualifier)
-                excess = 0
+                memset(buy, 0, sizeof(buy))
                 if _buys(&st, player, p):
                     # the deck is that of a one-card exchange drawing this rank: its plans
                     _shared_room(1)
                     u = _shared_plan(D, &st, a, D.n0 - 1, player, p, MS_OFF[1] + (c >> 2), &rank_plan)
-                    excess = _deck_excess(u, &rank_plan, a, ys, D.sigma)
-                v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, NULL, True, excess)
+                    if dist:
+                        for j in range(4):
+                            _memo_split(u, 0 if j == D.sigma else 1, &rank_plan, a, ys[j], part)
+                            for k in range(5):
+                                buy[k] += part[k]
+                    else:
+                        buy[0] = _deck_excess(u, &rank_plan, a, ys, D.sigma)
+                v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, counts, True, buy[0])
+                if dist and v < -n * den:
+                    dists[32].folded += 1
+                elif dist:
+                    _dist_rows(&dists[32], &st, counts, 1, buy + 1, p, player)
                 total += v if v > -n * den else -n * den
                 a[c >> 2] += 1
                 ys[c & 3] |= 1 << (c >> 2)
             result["sixth"] = (_py(total), D.n0 * n * den)
+            if dist:
+                result["sixth_dist"] = _dist_py(&dists[32], n, den)
         # exchanges, by number of cards
         exchanges = {}
+        dist_of = {}
         x.D = D
         x.st = &st
         x.hand = &hand[0]
@@ -1961,6 +2318,8 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             filter_of[i] = NULL
         x.acc = acc
         x.card_by_card = card_by_card
+        x.dist = dists
+        x.dist_cache = dist_cache
         x.wanted = wanted
         x.plain = False
         for k in exchange_counts:
@@ -1971,6 +2330,8 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             for i in range(x.n_masks):
                 if (wanted >> x.masks[i]) & 1:
                     exchanges[x.masks[i]] = (_py(acc[x.masks[i]]), x.outcomes * x.n * x.den)
+                    if dist:
+                        dist_of[x.masks[i]] = _dist_py(&dists[x.masks[i]], x.n, x.den)
         bounds = {}
         for k in bound_counts:
             _count_begin(&x, k, k in forced_counts)
@@ -1995,7 +2356,11 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                 bounds[x.masks[i]] = (_py(total), falling(D.n0, k) // falling(k, k) * x.n * x.den)
         result["exchange_bound"] = bounds
         result["exchange"] = exchanges
+        if dist:
+            result["exchange_dist"] = dist_of
     finally:
+        free(dists)
+        free(dist_cache)
         free(D)
         free(slots)
         free(slot_lists)
@@ -2006,9 +2371,10 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
 def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, dict settings,
                const int32_t[::1] p5, int64_t[:, ::1] out):
     """Counts (n, win, tie, lose, nq, buy_excess, den) of betting each dealt hand, no dead cards,
-    and the value of the bet with the best insurance (numerator over n * den).
+    the value of the bet with the best insurance (numerator over n * den), then the split of
+    the buys (buys, buy_win, buy_tie, buy_lose: see ``situation``).
 
-    ``out`` has one row of 8 per deal. Consecutive deals of the same ranks (hand and up-card)
+    ``out`` has one row of 12 per deal. Consecutive deals of the same ranks (hand and up-card)
     share the dealer's rank counts: sort the deals by ranks to make the most of it.
     """
     cdef Settings st
@@ -2018,13 +2384,13 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, dict se
     cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
     cdef Filter f
     cdef int f_lists[2 * MAX_FLUSH]
-    cdef int64_t counts[7]
+    cdef int64_t counts[N_COUNTS]
     cdef int64_t n, den, nq
     cdef Py_ssize_t k
     cdef int player, i
     if hands.shape[1] != 5 or up_cards.shape[0] != hands.shape[0] or out.shape[0] != hands.shape[0] \
-            or out.shape[1] != 8:
-        raise ValueError("hands (N, 5), up_cards (N,) and out (N, 8) do not match")
+            or out.shape[1] != N_COUNTS + 1:
+        raise ValueError("hands (N, 5), up_cards (N,) and out (N, 12) do not match")
     D.ranks_valid = 0
     try:
         with nogil:
@@ -2038,8 +2404,8 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, dict se
                 player = eval5(t, hands[k, 0], hands[k, 1], hands[k, 2], hands[k, 3], hands[k, 4])
                 nq = _L(D, pref, &f, st.qualifier)
                 out[k, 7] = _value(D, &st, pref, &f, D.a0, D.ys0, D.n0, player, p5[player], nq, n, den, counts)
-                for i in range(7):
-                    out[k, i] = counts[i]
+                for i in range(N_COUNTS):
+                    out[k, i + (i >= 7)] = counts[i]
     finally:
         free(D)
         free(pref)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Callable, Iterator
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
@@ -18,7 +20,7 @@ from . import report_deal
 from . import rules as rules_mod
 from . import tables as tables_mod
 from .cards import parse_card, parse_cards
-from .deal import bet_value, buy_game, solve
+from .deal import bet_value, buy_game, option_returns, solve
 from .errors import InputError
 from .hand import evaluate
 
@@ -138,6 +140,44 @@ def best(
 
 
 @app.command()
+def returns(
+    cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "Jh Jd 8c 5s 2d".')],
+    up: UpOption,
+    play: Annotated[str, typer.Option(
+        "--play", "-p", help='The option: best, fold, bet, sixth, or the cards to exchange, e.g. "8c 5s 2d".')] = "best",
+    dead: DeadOption = "",
+    rules: RulesOption = "russian",
+    as_json: JsonOption = False,
+) -> None:
+    """The return table of one option of a deal: every net result with its exact probability.
+
+    The option is played as the solver plays it: each final hand bet or folded by its EV, the
+    best insurance, a game bought where it pays. Also its EV, standard deviation, average wager
+    and how often it bets, insures and buys a game.
+    """
+    r = rules_mod.load(rules)
+    hand_cards = parse_cards(cards, count=5, what="hand")
+    up_card = parse_card(up)
+    dead_cards = parse_cards(dead, what="dead cards")
+    solution = solve(hand_cards, up_card, r, dead_cards)
+    words = play.strip().lower()
+    try:
+        if words == "best":
+            option = solution.best
+        elif words in ("fold", "bet", "sixth", "sixth_card", "sixth card"):
+            option = solution.option("sixth_card" if words.startswith("sixth") else words)
+        else:
+            option = solution.option("exchange", parse_cards(play, what="cards to exchange"))
+    except KeyError:
+        raise InputError(f"{play!r} is not an option of this deal under the rules {r.name!r}") from None
+    result = option_returns(hand_cards, up_card, option, r, dead_cards)
+    if as_json:
+        typer.echo(json.dumps(report_deal.returns_json(hand_cards, up_card, option, result), indent=1))
+    else:
+        typer.echo(report_deal.returns_text(hand_cards, up_card, option, result), nl=False)
+
+
+@app.command()
 def after(
     cards: Annotated[str, typer.Argument(help="The final hand: 5 cards after an exchange or 6 after a sixth card.")],
     up: UpOption,
@@ -202,24 +242,8 @@ def tables_build(
 
 def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky", scheduler: Optional[str] = None,
            shard_rows: int = tables_mod.SHARD_ROWS, chosen: Optional[list[int]] = None, compact: bool = False) -> None:
-    """A table build with a progress bar (a line a minute when stderr is not a terminal)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-    start, last = time.monotonic(), [0.0]
-    with Progress(TextColumn("solving classes"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("ETA"), TimeRemainingColumn(), console=_err) as bar:
-        task = bar.add_task("build", total=None)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-            now = time.monotonic()
-            if not _err.is_terminal and (now - last[0] >= 60 or done == total):
-                # a log (no live bar): a line a minute
-                last[0] = now
-                eta = (now - start) * (total - done) / done
-                _err.print(f"solved {done:,}/{total:,} classes ({100 * done / total:.1f} %), "
-                           f"{(now - start) / 3600:.2f} h, ETA {eta / 3600:.2f} h", highlight=False)
-
+    """A table build with a progress bar."""
+    with _progress("solving", "classes") as progress:
         report = tables_mod.build(r, directory, jobs, backend, scheduler, shard_rows, chosen, progress,
                                   compact=compact)
     _err.print(f"{directory}: {len(report.solved)} shards solved ({report.classes:,} classes in "
@@ -227,6 +251,28 @@ def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky"
                + (f", {report.reused:,} more from the chunks of an earlier build" if report.reused else "")
                + f"), {len(report.kept)} already built"
                + (f", {len(report.redone)} redone (file did not match the manifest)" if report.redone else ""))
+
+
+@contextlib.contextmanager
+def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr, or a line a minute when stderr is not a terminal (a log)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    start, last = time.monotonic(), [0.0]
+    with Progress(TextColumn(f"{doing} {things}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("ETA"), TimeRemainingColumn(), console=_err) as bar:
+        task = bar.add_task(doing, total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+            now = time.monotonic()
+            if not _err.is_terminal and done and (now - last[0] >= 60 or done == total):
+                last[0] = now
+                eta = (now - start) * (total - done) / done
+                _err.print(f"{doing} {done:,}/{total:,} {things} ({100 * done / total:.1f} %), "
+                           f"{(now - start) / 3600:.2f} h, ETA {eta / 3600:.2f} h", highlight=False)
+
+        yield progress
 
 
 def _parse_shards(text: str) -> list[int]:
@@ -255,6 +301,26 @@ def tables_check(
     typer.echo(f"{found.directory}: {result.shards} shards, {result.rows:,} classes of total weight "
                f"{result.weight:,}, checksums and classes verified, {result.spot_checked} classes "
                "solved again and equal")
+
+
+@tables_app.command("results")
+def tables_results(
+    table: TableOption = None,
+    rules: RulesOption = "russian",
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (loky).")] = 1,
+) -> None:
+    """Play out the best action of every class of a complete table and count its results
+    exactly, shard by shard (for the report's return table, variance and rates); resumable."""
+    from . import optimal
+
+    r = rules_mod.load(rules)
+    found = tables_mod.Table(table) if table else tables_mod.find_table(r, tables_mod.default_roots())
+    if found is None:
+        raise InputError(f"no table of the rules {r.name} ({r.fingerprint}); use --table")
+    with _progress("playing out", "shards") as progress:
+        done = optimal.compute(found, r, jobs, progress)
+    _err.print(f"{found.directory}: results of {len(done)} shards counted, "
+               f"{found.manifest['shards_total'] - len(done)} had them already")
 
 
 @tables_app.command("compact")
@@ -356,7 +422,7 @@ def _table_play(r: rules_mod.Rules, root: Optional[Path], build: bool, jobs: int
         _err.print(f"{r.name}: optimal play needs the complete strategy table ({where}); left out. "
                    "Build it with `rpoker tables build --compact` or `rpoker report --build`.", highlight=False)
         return None
-    return report_mod.table_play(found)
+    return report_mod.table_play(found, r)
 
 
 @rules_app.command("show")

@@ -27,6 +27,7 @@ from .classes import rank_order
 from .category import AK
 from .errors import InputError
 from .hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, paytable_array
+from .returns import Returns, insurance_size
 from .rules import DEFAULT, Rules
 
 
@@ -79,7 +80,7 @@ class BetValue:
 
     @classmethod
     def from_counts(cls, counts: Sequence[int], p: int, category: int, rules: Rules) -> BetValue:
-        n, win, tie, lose, nq, excess, den = (int(v) for v in counts)
+        n, win, tie, lose, nq, excess, den = (int(v) for v in counts[:7])
         win_pays = 2 * p + (1 if rules.ante_on_win == "paid" else 0)
         no_insurance = Fraction(den * (win_pays * win - 3 * lose + nq) + excess, n * den)
         unit = Fraction(nq - win - (tie if rules.insurance_on_tie == "lost" else 0), n)
@@ -145,11 +146,11 @@ def _check(hand: Sequence[Card], up_card: Card, dead: Sequence[Card], rules: Rul
 
 
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
-            sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF) -> dict:
+            sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF, dist: bool = False) -> dict:
     return _dealer.solve(
         np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_settings(rules),
         payout_by_strength(rules), paytable_array(rules), rules.second_combination, rules.second_rule == "new_rank",
-        tuple(counts), rules.exchange_forces_bet, sixth, bound_counts=tuple(bound_counts), wanted=wanted,
+        tuple(counts), rules.exchange_forces_bet, sixth, bound_counts=tuple(bound_counts), wanted=wanted, dist=dist,
     )
 
 
@@ -237,12 +238,13 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
 
 def bet_counts(hands: np.ndarray, up_cards: np.ndarray, settings: dict[str, int], p5: np.ndarray) -> np.ndarray:
     """Betting each dealt hand at once (no dead cards): int64 rows (n, win, tie, lose, nq,
-    buy_excess, den, value), ``value`` the bet with its best insurance over n * den.
+    buy_excess, den, value, buys, buy_win, buy_tie, buy_lose), ``value`` the bet with its best
+    insurance over n * den; the last four split the buys of a game (``_dealer.situation``).
 
     The kernel takes the deals in rank order, so that deals of the same ranks share its work.
     """
     order = rank_order(hands, up_cards)
-    part = np.zeros((len(hands), 8), np.int64)
+    part = np.zeros((len(hands), 12), np.int64)
     _dealer.bet_counts(np.ascontiguousarray(hands[order]), np.ascontiguousarray(up_cards[order]), settings, p5, part)
     out = np.empty_like(part)
     out[order] = part
@@ -265,6 +267,60 @@ def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thro
     known = np.asarray([*final, *thrown, *dead], np.uint8)
     counts = _dealer.situation(np.asarray(final, np.uint8), up_card, known, kernel_settings(rules), value.payout)
     return BetValue.from_counts(counts, value.payout, value.category, rules)
+
+
+def option_returns(hand: Sequence[Card], up_card: Card, option: Option, rules: Rules = DEFAULT,
+                   dead: Sequence[Card] = ()) -> Returns:
+    """Every net result of playing one option of a deal, with its exact count: the fee, the
+    bet or fold of each final hand as its EV decides (a forced bet is bet), the insurance and
+    the buys of a game the best play takes (RULES §3–§7), over every unseen card.
+
+    Its ``ev`` equals the option's EV. Exchanges are counted outcome by outcome: a second for
+    four or five cards.
+
+    >>> from solver.cards import parse_cards, parse_card
+    >>> hand, up = parse_cards("Jh Jd 8c 5s 2d"), parse_card("Ks")
+    >>> best = solve(hand, up).best
+    >>> r = option_returns(hand, up, best)
+    >>> r.ev == best.ev, f"{float(r.bet_rate):.4f}", f"{float(r.std()):.4f}"
+    (True, '1.0000', '3.4533')
+    """
+    hand, dead = tuple(hand), tuple(dead)
+    _check(hand, up_card, dead, rules)
+    settings = kernel_settings(rules)
+    if option.action == "fold":
+        return Returns({-1: 1}, 1, 0, 0, 0, 0, 0)
+    if option.action == "bet":
+        raw = _kernel(hand, up_card, dead, rules, (), False)
+        n, win, tie, lose, nq, _, den, *split = raw["bet"]
+        strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
+        p = int(payout_by_strength(rules)[strength])
+        size = insurance_size(np.full(1, strength), np.full(1, p), win, tie, nq, settings)
+        folded, rows, fee = 0, {2 * p + int(size[0] > 0): (win, tie, lose, nq, *split)}, 0
+    else:
+        if option.action == "sixth_card":
+            if not rules.sixth_card:
+                raise InputError(f"the rules {rules.name!r} have no sixth card")
+            raw = _kernel(hand, up_card, dead, rules, (), True, dist=True)
+            folded, rows, n, den = raw["sixth_dist"]
+            fee = rules.sixth_card_fee
+        else:
+            k = len(option.throw)
+            if k not in rules.exchange_counts or not set(option.throw) <= set(hand):
+                raise InputError(f"the rules {rules.name!r} do not allow exchanging {format_cards(option.throw)}"
+                                 if k not in rules.exchange_counts else "the cards thrown must be in the hand")
+            mask = sum(1 << i for i, c in enumerate(hand) if c in option.throw)
+            raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, dist=True)
+            folded, rows, n, den = raw["exchange_dist"][mask]
+            fee = rules.exchange_fees[k - 1]
+    # by final hands' 2 P + insured (the kernel insures as ``insurance_size``)
+    keys = np.asarray(list(rows), np.int64)
+    counts = np.asarray(list(rows.values()), np.int64).reshape(len(rows), 8)
+    p = keys >> 1
+    size = np.where(keys & 1, settings["insurance_max"] * p, 0)
+    outcomes = folded + int(counts[:, :4].sum()) // n
+    return Returns.collect(outcomes * n * den, folded * n * den, np.ones(len(rows), np.int64), counts, p, size,
+                           den, settings, rules.buy_game_fee, fee)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,9 @@ Rules with exchanges or a sixth card take their optimal play from their complete
 (``table_play``): the EV of optimal play from every class's best EV, and how often each first
 action is best. The table holds each best EV as the float64 nearest the exact fraction, so the
 EV is the exact weighted sum of those floats, within a stated bound of the exact value (the
-largest |EV| times 2**-52: every float is within that of its fraction).
+largest |EV| times 2**-52: every float is within that of its fraction). Once every class's best
+action is played out (``optimal``, ``rpoker tables results``), its exact results give the rest:
+the exact EV, the return table, the variance, the element of risk and the rates of play.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from .deal import bet_counts, kernel_settings, payout_by_strength
 from .errors import InputError
 from .hand import STRENGTH_CATEGORY
 from .report_deal import exact
+from . import optimal
+from .returns import Returns, exact_total, insurance_size
 from .rules import Rules
 from .tables import Table
 
@@ -48,13 +52,15 @@ CHUNK = 200_000
 
 @dataclass(frozen=True)
 class Counts:
-    """Per class: weight, strength of the dealt hand, P, the bet counts of ``bet_counts``, up rank."""
+    """Per class: weight, strength of the dealt hand, P, the bet counts of ``bet_counts``, up rank,
+    and the kernel settings they were counted with."""
 
     weight: np.ndarray
     strength: np.ndarray
     p: np.ndarray
-    counts: np.ndarray  # int64 [N, 8]: n, win, tie, lose, nq, buy_excess, den, value
+    counts: np.ndarray  # int64 [N, 12]: as ``deal.bet_counts``
     up_rank: np.ndarray
+    settings: dict[str, int]
 
 
 def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> Counts:
@@ -79,79 +85,51 @@ def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], Non
         if progress is not None:
             progress(done, len(hands))
     strength = _eval.evaluate(hands, False).astype(np.int64)
-    return Counts(weights, strength, p5[strength].astype(np.int64), np.concatenate(parts), ups >> 2)
-
-
-def _exact_total(weight: np.ndarray, values: np.ndarray) -> int:
-    """Exact sum of weight * value: 64-bit products (checked), summed in blocks as Python ints."""
-    values = np.asarray(values, np.int64)
-    if not len(values):
-        return 0
-    if int(np.abs(values).max()) * int(weight.max()) * 4096 >= 2**63:
-        return sum(int(w) * int(v) for w, v in zip(weight.tolist(), values.tolist()))
-    products = weight.astype(np.int64) * values
-    return sum(int(products[i:i + 4096].sum()) for i in range(0, len(products), 4096))
+    return Counts(weights, strength, p5[strength].astype(np.int64), np.concatenate(parts), ups >> 2, settings)
 
 
 @dataclass(frozen=True)
-class Strategy:
-    """A first-action strategy's exact totals over the full cycle."""
+class Strategy(Returns):
+    """A first-action strategy's returns over the full cycle: each (deal, dealer completion)
+    pair is ``unit`` rounds (with buys of a game, the buy's draws; else 1)."""
 
-    name: str
-    total: Fraction                 # net result summed over the cycle (an integer without buys)
-    bets: int                       # deal-completions where the player bets
-    returns: dict[int, int] | None  # net result of a round -> deal-completions (None with buys)
+    name: str = ""
 
     @property
-    def ev(self) -> Fraction:
-        return self.total / CYCLE
+    def unit(self) -> int:
+        return self.rounds // CYCLE
 
     @property
-    def average_wager(self) -> Fraction:
-        return 1 + Fraction(2 * self.bets, CYCLE)
-
-    @property
-    def element_of_risk(self) -> Fraction:
-        return -self.total / (CYCLE * self.average_wager)
-
-    @property
-    def bet_rate(self) -> Fraction:
-        return Fraction(self.bets, CYCLE)
-
-    def std(self) -> float | None:
-        if self.returns is None:
-            return None
-        second = Fraction(sum(r * r * c for r, c in self.returns.items()), CYCLE)
-        return float(second - self.ev ** 2) ** 0.5
+    def total(self) -> Fraction:
+        """The net result summed over the cycle (an integer without buys)."""
+        return self.ev * CYCLE
 
 
 def strategy(name: str, c: Counts, rules: Rules, bet: np.ndarray, closed: bool = False) -> Strategy:
     """Totals of betting the classes where ``bet`` is true and folding the others.
 
-    ``closed``: the bet without insurance or buying a game (a closed box); otherwise the bet's
-    value includes its best insurance and buy, as the kernel counts them.
+    ``closed``: the bet without insurance or buying a game (a closed box); otherwise the bet
+    takes its best insurance (as the kernel chooses it) and buys where buying beats the ante.
     """
-    n, win, tie, lose, nq, excess, den, value = (c.counts[:, i] for i in range(8))
-    win_pays = 2 * c.p + (1 if rules.ante_on_win == "paid" else 0)
-    plain = win_pays * win - 3 * lose + nq           # per completion, no insurance, no buy
-    fold = -n
+    n, win, tie, nq, den, value = (c.counts[:, i] for i in (0, 1, 2, 4, 6, 7))
     den0 = int(den[0])
     if not (den == den0).all() or not (n == COMPLETIONS).all():
         raise AssertionError("every class of a full deck has the same denominators")
-    if closed or not (excess.any() or (value != den0 * plain).any()):
-        total = Fraction(_exact_total(c.weight, np.where(bet, plain, fold)))
-        returns: dict[int, int] | None = {-1: _exact_total(c.weight, np.where(bet, 0, n))}
-        for result, count in ((-3, lose), (0, tie), (1, nq)):
-            returns[result] = returns.get(result, 0) + _exact_total(c.weight, np.where(bet, count, 0))
-        for pays in np.unique(win_pays[bet]):
-            sel = bet & (win_pays == pays)
-            returns[int(pays)] = returns.get(int(pays), 0) + _exact_total(c.weight[sel], win[sel])
-        returns = {r: k for r, k in sorted(returns.items()) if k}
+    rows = c.counts[:, [1, 2, 3, 4, 8, 9, 10, 11]]   # win, tie, lose, nq, then the buys' split
+    if closed:
+        rows = rows.copy()
+        rows[:, 4:] = 0
+        size = np.zeros(len(bet), np.int64)
     else:
-        total = Fraction(_exact_total(c.weight, np.where(bet, value, fold * den0)), den0)
-        returns = None
-    bets = _exact_total(c.weight, np.where(bet, n, 0))
-    return Strategy(name, total, bets, returns)
+        size = insurance_size(c.strength, c.p, win, tie, nq, c.settings)
+    unit = den0 if rows[bet, 4].any() else 1
+    folded = unit * exact_total(c.weight, np.where(bet, 0, n))
+    r = Returns.collect(CYCLE * unit, folded, c.weight[bet], rows[bet], c.p[bet], size[bet], unit, c.settings,
+                        rules.buy_game_fee)
+    if not closed and sum(x * k for x, k in r.results.items()) * den0 != unit * exact_total(
+            c.weight, np.where(bet, value, -n * den0)):
+        raise AssertionError("the return table does not add up to the kernel's values of the bets")
+    return Strategy(**vars(r), name=name)
 
 
 #: the first actions a table's best action codes fall into (fold, bet, sixth card, exchange of k)
@@ -174,6 +152,8 @@ class TablePlay:
     error: float                    # |total / N_DEALS - the exact EV| is at most this
     first_action: dict[str, int]    # deals by best first action: fold, bet, sixth card, exchange k
     insured: int                    # deals whose best action is to bet the dealt hand insured
+    results: Returns | None = None  # every result of optimal play (``optimal``), once counted
+    results_shards: int = 0         # the shards whose results are counted
 
     @property
     def ev(self) -> Fraction:
@@ -194,8 +174,9 @@ def _exact_float_total(weight: np.ndarray, values: np.ndarray) -> Fraction:
     return total
 
 
-def table_play(table: Table) -> TablePlay:
-    """The optimal play of a complete table: its EV and its first actions, weighted by deals."""
+def table_play(table: Table, rules: Rules | None = None) -> TablePlay:
+    """The optimal play of a complete table: its EV and its first actions, weighted by deals;
+    with the ``rules``, its results where they are counted (``optimal``, ``rpoker tables results``)."""
     if not table.complete:
         raise InputError(f"the table in {table.directory} is not complete: {len(table.manifest['shards'])} of "
                          f"{table.manifest['shards_total']} shards")
@@ -208,8 +189,9 @@ def table_play(table: Table) -> TablePlay:
         largest = max(largest, float(np.abs(ev).max()))
         first += np.bincount(first_action(best), weights=weight, minlength=len(FIRST_ACTIONS)).astype(np.int64)
         insured += int(weight[(best == 1) & (data.column("insurance").to_numpy() > 0)].sum())
+    results, shards = optimal.table_results(table, rules) if rules is not None else (None, 0)
     return TablePlay(str(table.directory), total, largest * 2.0**-52,
-                     {name: int(d) for name, d in zip(FIRST_ACTIONS, first)}, insured)
+                     {name: int(d) for name, d in zip(FIRST_ACTIONS, first)}, insured, results, shards)
 
 
 def optimal_bet(c: Counts) -> np.ndarray:
@@ -252,6 +234,8 @@ def figures(rules: Rules, c: Counts, table: TablePlay | None = None) -> dict[str
         out["bet_by_category"] = {CATEGORIES[k]: Fraction(int(c.weight[bet & (strength_cat == k)].sum()),
                                                           int(c.weight[strength_cat == k].sum()))
                                   for k in range(len(CATEGORIES)) if (strength_cat == k).any()}
+    if table is not None and table.results is not None:
+        out["optimal"] = Strategy(**vars(table.results), name="optimal (played out from the table)")
     out["table_play"] = table
     out["bonus"] = bonus_return(rules)
     return out
@@ -267,13 +251,13 @@ def to_json(f: dict[str, Any]) -> dict[str, Any]:
         return {"value": float(x), "exact": exact(x)}
 
     def strat(s: Strategy) -> dict[str, Any]:
-        out = {"name": s.name, "net_total_over_cycle": frac(s.total), "ev_per_ante": frac(s.ev),
-               "house_edge": frac(-s.ev), "average_wager": frac(s.average_wager),
-               "element_of_risk": frac(s.element_of_risk), "bet_rate": frac(s.bet_rate), "std": s.std()}
-        if s.returns is not None:
-            out["returns"] = [{"result": r, "count": k, "probability": frac(Fraction(k, CYCLE)),
-                               "ev_share": frac(Fraction(r * k, CYCLE))} for r, k in s.returns.items()]
-        return out
+        return {"name": s.name, "net_total_over_cycle": frac(s.total), "ev_per_ante": frac(s.ev),
+                "house_edge": frac(-s.ev), "average_wager": frac(s.average_wager),
+                "element_of_risk": frac(s.element_of_risk), "bet_rate": frac(s.bet_rate),
+                "insured_rate": frac(s.insured_rate), "buy_rate": frac(s.buy_rate), "std": s.std(),
+                "rounds_per_deal_completion": s.unit,
+                "returns": [{"result": r, "count": k, "probability": frac(s.probability(k)),
+                             "ev_share": frac(s.probability(r * k))} for r, k in s.results.items()]}
 
     def play(t: TablePlay) -> dict[str, Any]:
         return {"table": t.table, "ev_per_ante": frac(t.ev), "house_edge": frac(-t.ev), "error_bound": t.error,
@@ -309,8 +293,8 @@ def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
 
     def add(label: str, get: Callable[[dict[str, Any]], Fraction | None], fmt: Callable[[Fraction], str]) -> None:
         vals = [get(s) for s in sets]
-        # with the table, what is missing needs the distribution of every option's results
-        cells = [fmt(v) if v is not None else "not computed (needs result distributions)" if s.get("table_play")
+        # with the table, what is missing needs its results played out (``optimal``)
+        cells = [fmt(v) if v is not None else _missing_results(s["table_play"]) if s.get("table_play")
                  else "needs the strategy table" for v, s in zip(vals, sets)]
         if other:
             cells.append(fmt(vals[1] - vals[0]) if None not in vals else "")
@@ -322,7 +306,10 @@ def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
     add("element of risk, optimal play", lambda s: opt(s).element_of_risk if opt(s) else None, _pct)
     add("average total wager (antes)", lambda s: opt(s).average_wager if opt(s) else None, lambda x: f"{float(x):.9f}")
     add("bet (raise) rate", lambda s: opt(s).bet_rate if opt(s) else None, lambda x: f"{float(x) * 100:.9f} %")
-    lines.append(row("standard deviation of a round", [f"{opt(s).std():.9f}" if opt(s) and opt(s).std() else "-"
+    add("insured bets", lambda s: opt(s).insured_rate if opt(s) else None, lambda x: f"{float(x) * 100:.9f} %")
+    add("games bought for the dealer", lambda s: opt(s).buy_rate if opt(s) else None,
+        lambda x: f"{float(x) * 100:.9f} %")
+    lines.append(row("standard deviation of a round", [f"{opt(s).std():.9f}" if opt(s) else "-"
                                                        for s in sets] + ([""] if other else [])))
     lines.append(row("net total of optimal play over the cycle",
                      [str(opt(s).total) if opt(s) else "-" for s in sets] + ([""] if other else [])))
@@ -342,17 +329,25 @@ def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
         lines.append(f"| bet the dealt hand, insured | {t.insured:,} | {t.insured / N_DEALS * 100:.6f} % |")
     for s in sets:
         o = s["optimal"]
-        if o is None or o.returns is None:
+        if o is None:
             continue
+        rounds = "deal-completions" if o.unit == 1 else \
+            f"rounds (a deal-completion counts {o.unit:,}: the cards drawn, the buys' draws)"
         lines += ["", f"## Return table of optimal play ({s['rules'].name})", "",
-                  "| net result (antes) | deal-completions | probability | share of EV |", "|---|---|---|---|"]
-        for r, k in o.returns.items():
-            lines.append(f"| {r:+d} | {k:,} | {Fraction(k, CYCLE).__float__():.12f} | "
-                         f"{float(Fraction(r * k, CYCLE)):+.12f} |")
-        lines += ["", "How often the player bets, by the category of the dealt hand:", "",
-                  "| hand | bets |", "|---|---|"]
-        lines += [f"| {k} | {float(v) * 100:.6f} % |" for k, v in s["bet_by_category"].items()]
+                  "Every net result of a round, fees, insurance and buying a game included.", "",
+                  f"| net result (antes) | {rounds} | probability | share of EV |", "|---|---|---|---|"]
+        for r, k in o.results.items():
+            lines.append(f"| {r:+d} | {k:,} | {float(o.probability(k)):.12f} | {float(o.probability(r * k)):+.12f} |")
+        if "bet_by_category" in s:
+            lines += ["", "How often the player bets, by the category of the dealt hand:", "",
+                      "| hand | bets |", "|---|---|"]
+            lines += [f"| {k} | {float(v) * 100:.6f} % |" for k, v in s["bet_by_category"].items()]
     return "\n".join(lines) + "\n"
+
+
+def _missing_results(t: TablePlay) -> str:
+    return (f"not computed: the results of {t.results_shards} of the table's shards are counted "
+            "(`rpoker tables results`)")
 
 
 def hand_group(strength: int) -> str:
@@ -381,7 +376,7 @@ def charts(f: dict[str, Any], c: Counts, directory: Any) -> list[Any]:
 
     written = []
     name = f["rules"].name
-    if f["optimal"] is not None:
+    if f["optimal"] is not None and f.get("table_play") is None:  # else: table_chart
         groups = [hand_group(s) for s in range(len(STRENGTH_CATEGORY))]
         labels = list(dict.fromkeys(groups[s] for s in range(len(groups))))
         row_of = np.asarray([labels.index(g) for g in groups])[c.strength]
@@ -403,11 +398,12 @@ def charts(f: dict[str, Any], c: Counts, directory: Any) -> list[Any]:
         fig.savefig(path, dpi=110, metadata={"Software": None})
         plt.close(fig)
         written.append(path)
-    shown = f["optimal"] if f["optimal"] is not None and f["optimal"].returns else f["closed_box"]
-    if shown.returns:
-        results = list(shown.returns)
-        fig, ax = plt.subplots(figsize=(9, 4))
-        ax.bar([str(r) for r in results], [shown.returns[r] / CYCLE for r in results])
+    shown = f["optimal"] if f["optimal"] is not None else f["closed_box"]
+    if shown.results:
+        results = list(shown.results)
+        fig, ax = plt.subplots(figsize=(max(9, len(results) * 0.35), 4))
+        ax.bar([str(r) for r in results], [float(shown.probability(shown.results[r])) for r in results])
+        ax.tick_params(axis="x", labelsize=7, rotation=90 if len(results) > 25 else 0)
         ax.set_yscale("log")
         ax.set_xlabel("net result of a round (antes)")
         ax.set_ylabel("probability")

@@ -15,13 +15,15 @@ when a table is used): ``hand``, ``up_card``; ``source`` (``table`` directory, `
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from .cards import format_cards
+from .cards import Card, format_cards
 from .tables import Answer, Table
 from .deal import BetValue, BuyDecision, Option, Solution
 from .hand import HandValue
+from .returns import Returns
 
 
 def exact(x: Fraction) -> str:
@@ -151,4 +153,30 @@ def answer_text(a: Answer, table: Table) -> str:
     lines += [f"best: {a.best}  (EV {best_ev})", f"runner-up: {a.second}  (EV {a.second_ev:+.6f})"]
     if a.insurance:
         lines.append(f"when betting this hand, insure {a.insurance} antes if the dealer has no game")
+    return "\n".join(lines) + "\n"
+
+
+def returns_json(hand: Sequence[Card], up_card: Card, option: Option, r: Returns) -> dict[str, Any]:
+    """JSON of an option's return table (``rpoker returns --json``): every figure as a float
+    and an exact fraction."""
+    def frac(x: Fraction) -> dict[str, Any]:
+        return {"value": float(x), "exact": exact(x)}
+
+    return {"hand": format_cards(hand).split(), "up_card": format_cards([up_card]), "option": option_json(option),
+            "ev": frac(r.ev), "std": r.std(), "average_wager": frac(r.average_wager),
+            "bet_rate": frac(r.bet_rate), "insured_rate": frac(r.insured_rate), "buy_rate": frac(r.buy_rate),
+            "rounds": r.rounds,
+            "results": [{"result": x, "rounds": k, "probability": frac(r.probability(k)),
+                         "ev_share": frac(r.probability(x * k))} for x, k in r.results.items()]}
+
+
+def returns_text(hand: Sequence[Card], up_card: Card, option: Option, r: Returns) -> str:
+    lines = [f"{format_cards(hand)} | dealer shows {format_cards([up_card])} | {option.label}",
+             f"EV {_ev(r.ev)} antes, standard deviation {r.std():.9f}, average wager {float(r.average_wager):.9f}",
+             f"bets {float(r.bet_rate) * 100:.6f} %, insured {float(r.insured_rate) * 100:.6f} %, "
+             f"buys a game {float(r.buy_rate) * 100:.6f} % of rounds "
+             f"(a round: the cards drawn, the dealer's hand and a buy's draws; {r.rounds:,} in all)", "",
+             f"{'net result':>10}  {'probability':>15}  {'share of EV':>15}"]
+    lines += [f"{x:>+10d}  {float(r.probability(k)):>15.12f}  {float(r.probability(x * k)):>+15.12f}"
+              for x, k in r.results.items()]
     return "\n".join(lines) + "\n"

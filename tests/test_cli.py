@@ -97,8 +97,25 @@ def test_after_and_buy():
         (("best", "As Ks Qd 7c 2h", "--up", "9s", "--dead", "Qd"), "dead cards"),
         (("after", "As Ks Qd 7c 2h", "--up", "9s", "--thrown", "As"), "thrown cards"),
         (("buy", "As Ks Qd 7c 2h", "--dealer", "9s 8s"), "must have 5 cards"),
+        (("returns", "Jh Jd 8c 5s 2d", "--up", "Ks", "--play", "9c"), "not an option of this deal"),
+        (("returns", "Jh Jd 8c 5s 2d", "--up", "Ks", "--play", "sixth", "--rules", "caribbean"),
+         "not an option of this deal"),
     ],
 )
 def test_bad_deal_input(args, message):
     out = run(*args)
     assert out.exit_code == 2 and message in out.output and "Traceback" not in out.output
+
+
+def test_returns_text_and_json():
+    import json
+    from fractions import Fraction
+
+    out = run("returns", "Jh Jd 8c 5s 2d", "--up", "Ks")
+    assert out.exit_code == 0, out.output
+    assert "exchange 8c 5s 2d" in out.output and "EV +0.207718088" in out.output
+    out = run("returns", "Jh Jd 8c 5s 2d", "--up", "Ks", "--play", "bet", "--json")
+    data = json.loads(out.output)
+    assert data["option"]["action"] == "bet"
+    assert sum(Fraction(r["probability"]["exact"]) for r in data["results"]) == 1
+    assert sum(Fraction(r["ev_share"]["exact"]) for r in data["results"]) == Fraction(data["ev"]["exact"])

@@ -159,6 +159,50 @@ def test_bet_matches_reference_property(cards, redraws, qualifier):
     assert solve(hand, up, r).bet.ev == ref.bet(hand, up, r)
 
 
+def test_buy_split_against_brute_force():
+    """Which non-qualifying dealer hands the player buys a game for, and how their draws end
+    (win, tie, lose), as the kernel counts them, against every dealer hand and draw literally:
+    final hands of 5 and 6 cards, many of one suit (flush draws for the dealer), dead cards."""
+    import numpy as np
+
+    from solver import _brute, _dealer
+    from solver.deal import kernel_settings
+    from solver.hand import evaluate
+
+    variants = [R, R.replace(buy_redraws=0), R.replace(buy_redraws=3), R.replace(ante_on_win="paid"),
+                R.replace(dealer_qualifier="pair"), R.replace(buy_game_fee=2)]
+    rng = random.Random(11)
+    # a dealer that throws the up-card K and keeps 9 7 5 3 of one suit ties the player's flush
+    # when it draws that suit's K
+    special = [(R, [*parse_cards("Ks 9s 7s 5s 3s")], parse_card("Kh"))]
+    checked = bought = 0
+    while checked < 50:
+        r = rng.choice(variants)
+        k = rng.choice([5, 5, 6])
+        suit = rng.randrange(4)
+        cards = (rng.sample([c for c in range(52) if c % 4 == suit], 3)
+                 + rng.sample([c for c in range(52) if c % 4 != suit], k - 2))
+        rng.shuffle(cards)
+        final, up = cards[:k], cards[k]
+        if special:
+            r, final, up = special.pop()
+            cards = [*final, up]
+        v = evaluate(final, r)
+        if v.category < 4:  # a straight or better: buying pays often
+            continue
+        dead = rng.sample([c for c in range(52) if c not in cards], rng.choice([0, 0, 3]))
+        settings_ = kernel_settings(r)
+        fast = _dealer.situation(np.asarray(final, np.uint8), up, np.asarray(final + dead, np.uint8),
+                                 settings_, v.payout)
+        brute = _brute.situation(np.asarray(ref.unseen([*final, *dead, up]), np.uint8), up, v.strength,
+                                 v.payout, True, settings_["qualifier"], settings_["win_extra"],
+                                 r.buy_game_fee, r.buy_redraws)
+        assert tuple(fast) == tuple(brute), (r.name, final, up, dead)
+        checked += 1
+        bought += fast[7] > 0
+    assert bought >= 15  # the deals above exercise the split, not only its zeros
+
+
 def test_two_card_exchange_against_reference():
     hand, up = deal("Jh Jd 8c 5s 2d", "Ks")
     s = solve(hand, up, R.replace(exchange_min=2, exchange_max=2, sixth_card=False))

@@ -8,19 +8,25 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from solver import _eval, report, rules
+from solver import _eval, optimal, report, rules, tables
+from solver.errors import InputError
 from solver.classes import enumerate_classes, rank_order
 from solver.cli import app
 from solver.deal import bet_counts, bet_value, kernel_settings, payout_by_strength
+from solver.hand import STRENGTH_CATEGORY
+from solver.reference import deal as ref
+from solver.reference.deal import unseen
+from solver.returns import exact_total
 
 
 def _subset(r: rules.Rules, rows: list[int]):
     hands, ups, weights = enumerate_classes()
     hands, ups, weights = hands[rows], ups[rows], weights[rows]
-    out = bet_counts(hands, ups, kernel_settings(r), payout_by_strength(r))
+    settings = kernel_settings(r)
+    out = bet_counts(hands, ups, settings, payout_by_strength(r))
     strength = _eval.evaluate(np.ascontiguousarray(hands), False).astype(np.int64)
     p = payout_by_strength(r)[strength].astype(np.int64)
-    return report.Counts(weights, strength, p, out, ups >> 2), hands, ups
+    return report.Counts(weights, strength, p, out, ups >> 2, settings), hands, ups
 
 
 @pytest.mark.parametrize("preset", ["caribbean", "russian", "oasis"])
@@ -48,14 +54,46 @@ def test_strategy_totals_are_exact_sums():
     expected = sum(int(w) * max(bet_value(h.tolist(), int(u), r).ev * report.COMPLETIONS, -report.COMPLETIONS)
                    for w, h, u in zip(c.weight, hs, us))
     assert s.total == expected
-    assert sum(s.returns.values()) == sum(int(w) for w in c.weight) * report.COMPLETIONS
-    assert sum(k * v for k, v in s.returns.items()) == s.total
+    assert sum(s.results.values()) == sum(int(w) for w in c.weight) * report.COMPLETIONS
+    assert sum(k * v for k, v in s.results.items()) == s.total
+
+
+def test_return_table_with_buys_and_insurance_against_brute_force():
+    """Rules without draws but with insurance and buying a game (Russian Poker, no exchange, no
+    sixth card): each class's results as RULES §5-§7 settle them, every dealer hand and buy
+    draw one by one (the brute-force reference), against the report's return table."""
+    r = rules.DEFAULT.replace(exchange=False, sixth_card=False)
+    hands, ups, _ = enumerate_classes()
+    rng = random.Random(5)
+    strength = _eval.evaluate(hands, False)
+    strong = np.flatnonzero(STRENGTH_CATEGORY[strength] >= 4).tolist()
+    # classes that insure: the dealer misses a game more often than the player beats or ties it
+    sc, _, _ = _subset(r, strong)
+    n, win, tie, nq = (sc.counts[:, i] for i in (0, 1, 2, 4))
+    insuring = [strong[k] for k in np.flatnonzero(nq - win - tie > 0)]
+    rows = sorted(rng.sample(strong, 8) + rng.sample(insuring, 2) + rng.sample(range(len(hands)), 4))
+    c, hs, us = _subset(r, rows)
+    bet = report.optimal_bet(c)
+    s = report.strategy("optimal", c, r, bet)
+    expected: dict[int, int] = {}
+    for w, h, u in zip(c.weight.tolist(), hs.tolist(), us.tolist()):
+        deck = unseen([*h, u])
+        results = ref.bet_results(h, u, deck, r)
+        if ref.bet_values(h, u, deck, r)["ev"] <= -1:  # a tie folds: the simpler action (as solve)
+            results = {-1: sum(results.values())}
+        for result, rounds in results.items():
+            expected[result] = expected.get(result, 0) + w * rounds
+    assert s.unit == 42 * 41
+    assert s.results == {k: v for k, v in sorted(expected.items()) if v}
+    assert s.bought > 0 and s.insured > 0, (s.bought, s.insured)
+    assert s.total == sum(w * max(bet_value(h, u, r).ev, -1) for w, h, u in zip(c.weight.tolist(), hs.tolist(),
+                                                                              us.tolist())) * report.COMPLETIONS
 
 
 def test_exact_total_switches_to_python_integers():
     w = np.asarray([3, 5, 7], np.int64)
     v = np.asarray([2**61, -(2**60), 12345], np.int64)
-    assert report._exact_total(w, v) == 3 * 2**61 - 5 * 2**60 + 7 * 12345
+    assert exact_total(w, v) == 3 * 2**61 - 5 * 2**60 + 7 * 12345
 
 
 def test_bonus_counts_by_exhaustion():
@@ -200,3 +238,43 @@ def test_strategy_chart_from_a_table(fake_table, tmp_path):
     assert [int(deals[:, :, k].sum()) for k in range(len(report.FIRST_ACTIONS))] == list(play.first_action.values())
     path = report.table_chart("russian", labels, deals, tmp_path)
     assert path.name == "strategy-russian.png" and path.stat().st_size > 10_000
+
+
+def test_results_files_make_the_report(fake_table, tmp_path):
+    """Made-up results of every shard (all folded but the first shard's bets) are summed, checked
+    against the table (the fingerprint, the rows) and give the report's optimal play."""
+    import shutil
+
+    R = rules.DEFAULT
+    table_dir = tmp_path / "t"
+    shutil.copytree(fake_table[0], table_dir)
+    t = tables.Table(table_dir)
+    u = optimal.unit(R)
+    for s in range(t.manifest["shards_total"]):
+        w = int(t._read(s, ["weight"]).column("weight").to_numpy().sum())
+        results = {"-1": w * u} if s else {"-4": w * u // 2, "3": w * u // 2}
+        data = {"format": "rpoker optimal results", "fingerprint": t.fingerprint, "shard": s,
+                "rows": t.manifest["shards"][str(s)]["rows"], "weight": w, "unit": u, "rounds": w * u,
+                "results": results, "bets": 0 if s else w * u, "insured": 0, "insurance": 0, "fees": 0, "bought": 0}
+        optimal.results_path(t, s).write_text(json.dumps(data))
+    play = report.table_play(t, R)
+    assert play.results_shards == t.manifest["shards_total"]
+    assert sum(play.results.results.values()) == play.results.rounds == report.N_DEALS * u
+    figures = report.figures(R, _subset(R, list(range(0, 5_649_150, 200_000)))[0], play)
+    assert figures["optimal"].ev == play.results.ev
+    text = report.to_markdown(figures)
+    assert "## Return table of optimal play (russian)" in text and "| -4 |" in text
+    # a damaged file or one of other rules: that shard is not counted
+    optimal.results_path(t, 3).write_text("{")
+    play = report.table_play(t, R)
+    assert play.results is None and play.results_shards == t.manifest["shards_total"] - 1
+    text = report.to_markdown(report.figures(R, _subset(R, list(range(0, 5_649_150, 200_000)))[0], play))
+    assert f"the results of {t.manifest['shards_total'] - 1} of the table's shards" in text
+
+
+def test_results_refuse_a_table_whose_evs_are_not_its_actions(fake_table, tmp_path):
+    """The made-up table's best EVs are not those of its actions: played out, they disagree."""
+    R = rules.DEFAULT
+    t = tables.Table(fake_table[0])
+    with pytest.raises(InputError, match="not that of playing its action"):
+        optimal.shard_results(t, R, t.manifest["shards_total"] - 1)

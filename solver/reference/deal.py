@@ -33,7 +33,7 @@ def bet_values(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rul
     p = ref_hand.payout(final, rules)
     qualifier = int(np.argmax(STRENGTH_CATEGORY >= rules.qualifier_category))
     may_buy = rules.buy_game and category >= 1
-    n, win, tie, lose, nq, excess, den = _brute.situation(
+    n, win, tie, lose, nq, excess, den, *_ = _brute.situation(
         np.asarray(deck, dtype=np.uint8), up, player, p, may_buy, qualifier,
         int(rules.ante_on_win == "paid"), rules.buy_game_fee, rules.buy_redraws,
     )
@@ -82,3 +82,46 @@ def exchange(hand: Sequence[Card], up: Card, throw: Sequence[Card], rules: Rules
         total += value if forced else max(Fraction(-1), value)
         count += 1
     return -rules.exchange_fees[k - 1] + total / count
+
+
+def bet_results(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules) -> dict[int, int]:
+    """Every net result of betting a final hand with its best insurance -> rounds, out of n * den:
+    every dealer hand and every buy draw settled one by one (``_brute.results``)."""
+    player = int(strengths([final])[0])
+    p = ref_hand.payout(final, rules)
+    qualifier = int(np.argmax(STRENGTH_CATEGORY >= rules.qualifier_category))
+    size = bet_values(final, up, deck, rules)["size"]
+    return _brute.results(np.asarray(deck, dtype=np.uint8), up, player, p,
+                          rules.buy_game and int(STRENGTH_CATEGORY[player]) >= 1, qualifier,
+                          int(rules.ante_on_win == "paid"), rules.buy_game_fee, rules.buy_redraws, int(size),
+                          rules.insurance_on_tie == "lost")
+
+
+def option_results(hand: Sequence[Card], up: Card, rules: Rules, action: str, throw: Sequence[Card] = (),
+                   dead: Sequence[Card] = ()) -> dict[int, Fraction]:
+    """Every net result of an option (``fold``, ``bet``, ``sixth_card``, ``exchange`` of ``throw``)
+    with its probability: each final hand bet or folded as its EV says (bet on a tie, or when
+    the exchange forces it), the fee taken."""
+    deck = unseen([*hand, up, *dead])
+    if action == "fold":
+        return {-1: Fraction(1)}
+    if action == "bet":
+        finals, fee, forced = [(list(hand), deck)], 0, True
+    elif action == "sixth_card":
+        finals = [([*hand, c], [x for x in deck if x != c]) for c in deck]
+        fee, forced = rules.sixth_card_fee, False
+    else:
+        kept = [c for c in hand if c not in throw]
+        finals = [([*kept, *new], [x for x in deck if x not in new]) for new in combinations(deck, len(throw))]
+        fee, forced = rules.exchange_fees[len(throw) - 1], len(throw) in rules.exchange_forces_bet
+    total: dict[int, int] = {}
+    rounds = 0
+    for final, rest in finals:
+        bet = bet_results(final, up, rest, rules)
+        n = sum(bet.values())
+        if not forced and bet_values(final, up, rest, rules)["ev"] < -1:
+            bet = {-1: n}
+        for r, k in bet.items():
+            total[r - fee] = total.get(r - fee, 0) + k
+        rounds += n
+    return {r: Fraction(k, rounds) for r, k in sorted(total.items())}
