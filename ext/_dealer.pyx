@@ -1385,16 +1385,22 @@ cdef inline int64_t _deck_excess(int plan, const RankPlan* R, const int* a, cons
     return total
 
 
-cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
-    # The exact value of one exchange outcome (the new cards given card by card).
+cdef int _taken(Ctx* x, const int* new, int n_new, int* taken) noexcept nogil:
+    # the positions of the new ranks taken from each suit; returns those of the up suit as ranks
     cdef int i, sigmask = 0
-    cdef int taken[4]                 # positions of the new ranks taken from each suit
     for i in range(4):
         taken[i] = 0
     for i in range(n_new):
         taken[new[i] & 3] |= 1 << x.position[new[i] >> 2]
         if (new[i] & 3) == x.D.sigma:
             sigmask |= 1 << (new[i] >> 2)
+    return sigmask
+
+
+cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
+    # The exact value of one exchange outcome (the new cards given card by card).
+    cdef int taken[4]
+    cdef int sigmask = _taken(x, new, n_new, taken)
     return _up_suit_value(x, sigmask, taken[x.D.sigma], player) + _other_suits(x, player, taken)
 
 
@@ -1432,21 +1438,16 @@ cdef int64_t* _dist_part(Ctx* x, int u, int tau, int taken) noexcept nogil:
 
 cdef int64_t _outcome_dist(Ctx* x, const int* new, int n_new, int player, int mask) noexcept nogil:
     """_floor(_outcome_value) of one outcome, its results added to the Dist of its discard."""
-    cdef int i, j, tau, u, sigmask = 0, p = x.p5[player]
+    cdef int i, j, tau, u, p = x.p5[player]
     cdef int taken[4]
+    cdef int sigmask = _taken(x, new, n_new, taken)
     cdef int64_t buy[5]
     cdef int64_t counts[N_COUNTS]
     cdef int64_t v
     cdef int64_t* part
     cdef Filter* f
-    for i in range(4):
-        taken[i] = 0
     for i in range(5):
         buy[i] = 0
-    for i in range(n_new):
-        taken[new[i] & 3] |= 1 << x.position[new[i] >> 2]
-        if (new[i] & 3) == x.D.sigma:
-            sigmask |= 1 << (new[i] >> 2)
     if _buys(x.st, player, p):
         u = _plan_of(x, player, p)
         for tau in range(4):
