@@ -44,6 +44,16 @@ cdef int64_t _buy(const EvalTables* t, const Settings* st, const int* kept, int 
     return total
 
 
+cdef Settings _settings(int qualifier, int win_extra, int buy_fee, int redraws):
+    # the settings the literal enumeration reads
+    cdef Settings st
+    st.qualifier = qualifier
+    st.win_extra = win_extra
+    st.buy_fee = buy_fee
+    st.redraws = redraws
+    return st
+
+
 DEF SPAN = 1024          # net results from -SPAN/2 to SPAN/2 - 1
 
 
@@ -126,11 +136,7 @@ def situation(const uint8_t[::1] deck, int up, int player, int p, bint may_buy,
     ``buys`` counts the hands where that is positive (the player buys), and ``buy_win``,
     ``buy_tie``, ``buy_lose`` their draws that end in a showdown of each result, over ``den``.
     """
-    cdef Settings st
-    st.qualifier = qualifier
-    st.win_extra = win_extra
-    st.buy_fee = buy_fee
-    st.redraws = redraws
+    cdef Settings st = _settings(qualifier, win_extra, buy_fee, redraws)
     cdef int64_t counts[11]
     with nogil:
         _dealer_hands(tables(), &st, deck, up, player, p, may_buy, 0, False, counts, NULL)
@@ -145,11 +151,7 @@ def results(const uint8_t[::1] deck, int up, int player, int p, bint may_buy, in
     is insured for ``insurance`` antes (0: not), and a game is bought for the dealer where its
     value beats taking the ante (RULES §5-§7); the buy's draws are played out card by card.
     """
-    cdef Settings st
-    st.qualifier = qualifier
-    st.win_extra = win_extra
-    st.buy_fee = buy_fee
-    st.redraws = redraws
+    cdef Settings st = _settings(qualifier, win_extra, buy_fee, redraws)
     cdef int64_t counts[11]
     cdef int64_t[::1] hist = np.zeros(SPAN, np.int64)
     if not -SPAN // 2 < 3 * insurance + 2 * p + win_extra + buy_fee + 4 < SPAN // 2:
@@ -166,10 +168,7 @@ def buy_game(const uint8_t[::1] dealer, const uint8_t[::1] stub, int player, int
     The dealer throws its highest card and draws from ``stub``, redrawing as RULES §7; the
     result is over den = |stub| (|stub| - 1) ... (redraws + 1 factors). The fee is not included.
     """
-    cdef Settings st
-    st.qualifier = qualifier
-    st.win_extra = win_extra
-    st.redraws = redraws
+    cdef Settings st = _settings(qualifier, win_extra, 0, redraws)
     cdef int kept[4]
     cdef uint8_t used[52]
     cdef int i, k = 0, top = 0, n = stub.shape[0]
