@@ -30,7 +30,7 @@ import numpy as np
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t, int32_t
 from libc.stdlib cimport malloc, calloc, free, abort
 from libc.string cimport memcpy, memmove, memcmp, memset
-from solver._eval cimport EvalTables, tables, eval5, eval6, payout_detail, N_STRENGTH
+from solver._eval cimport EvalTables, tables, eval5, eval6, payout_detail, next_subset, N_STRENGTH
 from solver._settle cimport Settings, settle, falling
 
 cdef extern from *:
@@ -2031,7 +2031,7 @@ cdef int128 _flush_slack(Ctx* x, int i) noexcept nogil:
     flush, at least the fold floor (-1, or -3 when the bet is forced: no dealer hand takes more
     than the ante and the bet), and is worth at most I_max + 2P + win_extra + 1 with it (no
     dealer hand pays more: RULES §5-§7)."""
-    cdef int s, r, j, m, n_avail, player, p, k = x.k
+    cdef int s, r, j, n_avail, player, p, k = x.k
     cdef int avail[13]
     cdef int pick[5]
     cdef int new[5]
@@ -2058,15 +2058,8 @@ cdef int128 _flush_slack(Ctx* x, int i) noexcept nogil:
             if player >= x.st.insurance_from:
                 most += x.st.insurance_max * p
             total += (<int128> (most + floor)) * x.n * x.den
-            # the next k-subset of the suit's unseen ranks
-            j = k - 1
-            while j >= 0 and pick[j] == n_avail - k + j:
-                j -= 1
-            if j < 0:
+            if not next_subset(pick, k, n_avail):  # the next k-subset of the suit's unseen ranks
                 break
-            pick[j] += 1
-            for m in range(j + 1, k):
-                pick[m] = pick[m - 1] + 1
     return total
 
 

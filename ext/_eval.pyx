@@ -319,7 +319,7 @@ def all_hands(int n):
     out = np.empty((comb(52, n), n), dtype=np.uint8)
     cdef uint8_t[:, ::1] o = out
     cdef int idx[7]
-    cdef int i, j
+    cdef int i
     cdef Py_ssize_t row = 0
     for i in range(n):
         idx[i] = i
@@ -328,14 +328,8 @@ def all_hands(int n):
             for i in range(n):
                 o[row, i] = idx[i]
             row += 1
-            i = n - 1
-            while i >= 0 and idx[i] == 52 - n + i:
-                i -= 1
-            if i < 0:
+            if not next_subset(idx, n, 52):
                 break
-            idx[i] += 1
-            for j in range(i + 1, n):
-                idx[j] = idx[j - 1] + 1
     return out
 
 

@@ -50,6 +50,19 @@ cdef inline uint16_t eval6(const EvalTables* t, const uint8_t* h) noexcept nogil
     if s > best: best = s
     return best
 
+cdef inline bint next_subset(int* idx, int k, int n) noexcept nogil:
+    # idx: k increasing indexes below n; step to the next k-subset in lexicographic order
+    # (False after the last one)
+    cdef int i = k - 1, j
+    while i >= 0 and idx[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for j in range(i + 1, k):
+        idx[j] = idx[j - 1] + 1
+    return True
+
 cdef int payout_detail(const EvalTables* t, const uint8_t* h, int n, const int32_t* pay,
                        bint second_on, bint new_rank, int* main_mask, int* second_mask,
                        int* second_category) noexcept nogil
