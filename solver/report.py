@@ -190,6 +190,10 @@ def table_play(table: Table, rules: Rules | None = None) -> TablePlay:
         first += np.bincount(first_action(best), weights=weight, minlength=len(FIRST_ACTIONS)).astype(np.int64)
         insured += int(weight[(best == 1) & (data.column("insurance").to_numpy() > 0)].sum())
     results, shards = optimal.table_results(table, rules) if rules is not None else (None, 0)
+    if results is not None and abs(float(results.ev - total / N_DEALS)) > largest * 2.0**-52:
+        raise InputError(f"the results counted beside the table in {table.directory} give the EV "
+                         f"{float(results.ev):+.12f}, not the table's {float(total / N_DEALS):+.12f}: "
+                         "remove the shard-*.results.json files and run `rpoker tables results` again")
     return TablePlay(str(table.directory), total, largest * 2.0**-52,
                      {name: int(d) for name, d in zip(FIRST_ACTIONS, first)}, insured, results, shards)
 
@@ -263,7 +267,8 @@ def to_json(f: dict[str, Any]) -> dict[str, Any]:
         return {"table": t.table, "ev_per_ante": frac(t.ev), "house_edge": frac(-t.ev), "error_bound": t.error,
                 "weighted_best_ev_total": frac(t.total), "deals": N_DEALS,
                 "first_action": {k: {"deals": v, "share": frac(Fraction(v, N_DEALS))} for k, v in t.first_action.items()},
-                "bet_insured": {"deals": t.insured, "share": frac(Fraction(t.insured, N_DEALS))}}
+                "bet_insured": {"deals": t.insured, "share": frac(Fraction(t.insured, N_DEALS))},
+                "results_shards": t.results_shards}
 
     r: Rules = f["rules"]
     return {"rules": {"name": r.name, "fingerprint": r.fingerprint, **r.to_dict()}, "cycle": CYCLE,
@@ -327,6 +332,9 @@ def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
                   "| best first action | deals | share |", "|---|---|---|"]
         lines += [f"| {k} | {v:,} | {v / N_DEALS * 100:.6f} % |" for k, v in t.first_action.items()]
         lines.append(f"| bet the dealt hand, insured | {t.insured:,} | {t.insured / N_DEALS * 100:.6f} % |")
+        if t.results is not None:
+            lines += ["", f"Every class's best action played out (`rpoker tables results`): the exact EV per ante "
+                          f"{float(t.results.ev):+.12f}, {float(abs(t.results.ev - t.ev)):.1e} from the table's."]
     for s in sets:
         o = s["optimal"]
         if o is None:

@@ -241,8 +241,9 @@ def test_strategy_chart_from_a_table(fake_table, tmp_path):
 
 
 def test_results_files_make_the_report(fake_table, tmp_path):
-    """Made-up results of every shard (all folded but the first shard's bets) are summed, checked
-    against the table (the fingerprint, the rows) and give the report's optimal play."""
+    """Made-up results of every shard (each shard's EV that of its rows, results -3 and +10 only)
+    are summed, checked against the table (the fingerprint, the rows, the EV) and give the
+    report's optimal play."""
     import shutil
 
     R = rules.DEFAULT
@@ -250,25 +251,39 @@ def test_results_files_make_the_report(fake_table, tmp_path):
     shutil.copytree(fake_table[0], table_dir)
     t = tables.Table(table_dir)
     u = optimal.unit(R)
+
+    def write(s: int, shift: int = 0) -> None:
+        data = t._read(s, ["weight", "best_ev"])
+        w, ev = data.column("weight").to_numpy(), data.column("best_ev").to_numpy()
+        rounds = int(w.sum()) * u
+        high = round((report._exact_float_total(w, ev) / int(w.sum()) + 3) / 13 * rounds) + shift
+        results = {"-3": rounds - high, "10": high}
+        optimal.results_path(t, s).write_text(json.dumps({
+            "format": "rpoker optimal results", "fingerprint": t.fingerprint, "shard": s,
+            "rows": t.manifest["shards"][str(s)]["rows"], "weight": int(w.sum()), "unit": u, "rounds": rounds,
+            "results": results, "bets": rounds, "insured": 0, "insurance": 0, "fees": 0, "bought": 0}))
+
     for s in range(t.manifest["shards_total"]):
-        w = int(t._read(s, ["weight"]).column("weight").to_numpy().sum())
-        results = {"-1": w * u} if s else {"-4": w * u // 2, "3": w * u // 2}
-        data = {"format": "rpoker optimal results", "fingerprint": t.fingerprint, "shard": s,
-                "rows": t.manifest["shards"][str(s)]["rows"], "weight": w, "unit": u, "rounds": w * u,
-                "results": results, "bets": 0 if s else w * u, "insured": 0, "insurance": 0, "fees": 0, "bought": 0}
-        optimal.results_path(t, s).write_text(json.dumps(data))
+        write(s)
     play = report.table_play(t, R)
     assert play.results_shards == t.manifest["shards_total"]
     assert sum(play.results.results.values()) == play.results.rounds == report.N_DEALS * u
-    figures = report.figures(R, _subset(R, list(range(0, 5_649_150, 200_000)))[0], play)
-    assert figures["optimal"].ev == play.results.ev
+    assert abs(float(play.results.ev - play.ev)) < 1e-15
+    counts = _subset(R, list(range(0, 5_649_150, 200_000)))[0]
+    figures = report.figures(R, counts, play)
+    assert figures["optimal"].ev == play.results.ev and figures["optimal"].bet_rate == 1
     text = report.to_markdown(figures)
-    assert "## Return table of optimal play (russian)" in text and "| -4 |" in text
+    assert "## Return table of optimal play (russian)" in text and "| +10 |" in text
+    assert "Every class's best action played out" in text
+    # results whose EV is not the table's: refused
+    write(2, shift=10**12 * u)
+    with pytest.raises(InputError, match="not the table's"):
+        report.table_play(t, R)
     # a damaged file or one of other rules: that shard is not counted
-    optimal.results_path(t, 3).write_text("{")
+    optimal.results_path(t, 2).write_text("{")
     play = report.table_play(t, R)
     assert play.results is None and play.results_shards == t.manifest["shards_total"] - 1
-    text = report.to_markdown(report.figures(R, _subset(R, list(range(0, 5_649_150, 200_000)))[0], play))
+    text = report.to_markdown(report.figures(R, counts, play))
     assert f"the results of {t.manifest['shards_total'] - 1} of the table's shards" in text
 
 
