@@ -331,17 +331,14 @@ def tables_compact(
     rules: RulesOption = "russian",
 ) -> None:
     """Write the compact table of a full one: best action and EV, runner-up and EV, insurance."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     r = rules_mod.load(rules)
     found = tables_mod.Table(table) if table else tables_mod.find_table(r, tables_mod.default_roots())
     if found is None:
         raise InputError(f"no table of the rules {r.name} ({r.fingerprint}); use --table")
     found.check_rules(r)
     directory = out or Path("tables") / f"{r.name}-compact"
-    with Progress(TextColumn("compacting shards"), BarColumn(), MofNCompleteColumn(), console=_err) as bar:
-        task = bar.add_task("compact", total=None)
-        result = tables_mod.compact(found, directory, lambda d, t: bar.update(task, completed=d, total=t))
+    with _progress("compacting", "shards") as progress:
+        result = tables_mod.compact(found, directory, progress)
     n = len(result.written) + len(result.kept)
     _err.print(f"{directory}: {n} of {result.shards_total} shards ({len(result.written)} written, "
                f"{len(result.kept)} already there), {result.bytes / 1e6:.1f} MB"
@@ -375,21 +372,18 @@ def report(
     table: Annotated[Optional[Path], typer.Option("--table", "-t", help="Where the strategy tables of rules with "
                                                   "options are (default: $RPOKER_TABLES, ./tables).")] = None,
     build: Annotated[bool, typer.Option("--build", help="Build the compact strategy table of rules with options "
-                                        "when it is missing or unfinished (hours: see tables build).")] = False,
+                                        "when it is missing or unfinished, and play out its results "
+                                        "(hours: see tables build, tables results).")] = False,
 ) -> None:
     """Exact house edge, element of risk, return table, charts, over every class of deal."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from . import report as report_mod
 
     sets = [rules_mod.load(rules)] + ([rules_mod.load(vs)] if vs else [])
     directory = out or Path("reports") / "-vs-".join(r.name for r in sets)
     figures = []
     for r in sets:
-        with Progress(TextColumn(f"counting {r.name}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=_err) as bar:
-            task = bar.add_task("count", total=None)
-            counts = report_mod.class_counts(r, jobs, lambda d, t: bar.update(task, completed=d, total=t))
+        with _progress(f"counting {r.name}:", "classes") as progress:
+            counts = report_mod.class_counts(r, jobs, progress)
         figures.append(report_mod.figures(r, counts, _table_play(r, table, build, jobs)))
         directory.mkdir(parents=True, exist_ok=True)
         report_mod.charts(figures[-1], counts, directory)
@@ -422,7 +416,17 @@ def _table_play(r: rules_mod.Rules, root: Optional[Path], build: bool, jobs: int
         _err.print(f"{r.name}: optimal play needs the complete strategy table ({where}); left out. "
                    "Build it with `rpoker tables build --compact` or `rpoker report --build`.", highlight=False)
         return None
-    return report_mod.table_play(found, r)
+    if build:
+        from . import optimal
+
+        with _progress("playing out", "shards") as progress:
+            optimal.compute(found, r, jobs, progress)
+    play = report_mod.table_play(found, r)
+    if play.results is None:
+        _err.print(f"{r.name}: the return table, variance and rates of optimal play need its results, counted for "
+                   f"{play.results_shards} of {found.manifest['shards_total']} shards; left out. Count them with "
+                   "`rpoker tables results` or `rpoker report --build`.", highlight=False)
+    return play
 
 
 @rules_app.command("show")
