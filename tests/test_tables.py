@@ -312,3 +312,20 @@ def test_shipped_table_answers_like_the_solver():
         assert _action(answer.best) == _action(s.best.label) and answer.best_ev == float(s.best.ev)
         assert _action(answer.second) == _action(s.options[1].label)
         assert answer.second_ev == np.float32(float(s.options[1].ev))
+
+
+@pytest.mark.skipif(not (SHIPPED / "shard-00000.results.json").is_file(), reason="the results are not shipped here")
+def test_shipped_results_are_complete_and_give_the_tables_ev():
+    """The results played out beside the shipped table: every shard's, summed, of the table's EV
+    (``table_play`` refuses them otherwise), and one shard played out again equal to its file."""
+    from solver import optimal, report
+
+    table = tables.Table(SHIPPED)
+    play = report.table_play(table, rules.DEFAULT)
+    assert play.results_shards == table.manifest["shards_total"] and play.results is not None
+    assert sum(play.results.results.values()) == play.results.rounds
+    last = table.manifest["shards_total"] - 1
+    stored = json.loads(optimal.results_path(table, last).read_text())
+    again = optimal.shard_results(table, rules.DEFAULT, last)
+    assert {k: v for k, v in again.items() if k != "solver_version"} == \
+        {k: v for k, v in stored.items() if k != "solver_version"}
