@@ -146,7 +146,9 @@ def compute(table: Table, rules: Rules, jobs: int = 1,
     done: list[int] = []
     if progress is not None:
         progress(0, len(todo))
-    tasks = (joblib.delayed(shard_results)(table, rules, s) for s in todo)
+    # workers may have another working folder: they open the table by its absolute path
+    source = Table(table.directory.resolve())
+    tasks = (joblib.delayed(shard_results)(source, rules, s) for s in todo)
     for data in joblib.Parallel(n_jobs=jobs, return_as="generator")(tasks):
         text = json.dumps(data, indent=1) + "\n"
         _write_atomic(results_path(table, data["shard"]), lambda p: p.write_text(text))

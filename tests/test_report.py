@@ -207,7 +207,8 @@ def test_optimal_play_read_from_a_complete_table(fake_table, tmp_path, monkeypat
 
 
 def test_report_builds_a_missing_table_when_asked(fake_table, tmp_path, monkeypatch):
-    """--build: the compact table is built (here: a made-up one is copied) where it belongs."""
+    """--build: the compact table is built (here: a made-up one is copied) where it belongs, then
+    its results are played out."""
     import shutil
 
     from solver import cli, tables
@@ -221,8 +222,10 @@ def test_report_builds_a_missing_table_when_asked(fake_table, tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RPOKER_TABLES", raising=False)
     monkeypatch.setattr(cli, "_build", fake_build)
+    monkeypatch.setattr(optimal, "compute", lambda table, r, jobs, progress: built.append(table.directory))
     play = cli._table_play(rules.DEFAULT, None, True, 2)
-    assert built == [(tables.Path("tables") / "russian-compact", True)]
+    # built, then its results played out (here: not)
+    assert built == [(tables.Path("tables") / "russian-compact", True), tables.Path("tables") / "russian-compact"]
     assert play.table == "tables/russian-compact"
     assert play.total == report.table_play(tables.Table(fake_table[0])).total
     assert cli._table_play(rules.load("caribbean"), None, True, 2) is None  # counted without a table
