@@ -409,9 +409,9 @@ def charts(f: dict[str, Any], c: Counts, directory: Any) -> list[Any]:
     shown = f["optimal"] if f["optimal"] is not None else f["closed_box"]
     if shown.results:
         results = list(shown.results)
-        fig, ax = plt.subplots(figsize=(max(9, len(results) * 0.35), 4))
+        fig, ax = plt.subplots(figsize=(min(16, max(9, len(results) * 0.35)), 4.5))
         ax.bar([str(r) for r in results], [float(shown.probability(shown.results[r])) for r in results])
-        ax.tick_params(axis="x", labelsize=7, rotation=90 if len(results) > 25 else 0)
+        ax.tick_params(axis="x", labelsize=7 if len(results) <= 50 else 5, rotation=90 if len(results) > 25 else 0)
         ax.set_yscale("log")
         ax.set_xlabel("net result of a round (antes)")
         ax.set_ylabel("probability")
