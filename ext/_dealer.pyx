@@ -848,13 +848,21 @@ cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
     return st.buy_on and player >= st.buy_from and 2 * p + st.win_extra > st.buy_fee + 1
 
 
+cdef inline bint _insures(const Settings* st, int player, int p, int64_t win, int64_t tie,
+                          int64_t nq) noexcept nogil:
+    # the bet takes the most insurance allowed when a unit of it gains: the dealer misses a game
+    # more often than the player wins (or ties, when a tie loses it); else none (RULES §6)
+    return (player >= st.insurance_from and st.insurance_max * p >= st.insurance_min
+            and nq - win - (tie if st.tie_loses else 0) > 0)
+
+
 cdef inline int64_t _bet(const Settings* st, const Filter* f, int player, int p, int64_t nq,
                          const int64_t* blind, int64_t n, int64_t den, int64_t excess,
                          int64_t* counts) noexcept nogil:
     """Numerator over n * den of betting a final hand, with the best insurance, from the dealer
     hands below the player and below the next strength by ranks alone (``blind``, of the deck's
     blind prefix), the dealer flushes left (``f``) and the buy's excess."""
-    cdef int64_t win = 0, tie = 0, lose, below, upto, e, value
+    cdef int64_t win = 0, tie = 0, lose, below, upto, value
     if player >= st.qualifier:
         below = blind[0] + _flush_part(f, player)
         upto = blind[1] + _flush_part(f, player + 1)
@@ -864,10 +872,8 @@ cdef inline int64_t _bet(const Settings* st, const Filter* f, int player, int p,
     else:
         lose = n - nq
     value = den * ((2 * p + st.win_extra) * win - 3 * lose + nq) + excess
-    if player >= st.insurance_from and st.insurance_max * p >= st.insurance_min:
-        e = nq - win - (tie if st.tie_loses else 0)
-        if e > 0:
-            value += den * st.insurance_max * p * e
+    if _insures(st, player, p, win, tie, nq):
+        value += den * st.insurance_max * p * (nq - win - (tie if st.tie_loses else 0))
     if counts != NULL:
         counts[0] = n
         counts[1] = win
@@ -1409,8 +1415,7 @@ cdef void _dist_rows(Dist* d, const Settings* st, const int64_t* counts, int64_t
     # ``times`` outcomes bet against the dealer counts ``counts`` (as _value's), and the split
     # of their buys (summed over them), into their option's Dist
     cdef int j, k, key
-    key = 2 * p + (player >= st.insurance_from and st.insurance_max * p >= st.insurance_min
-                   and counts[4] - counts[1] - (counts[2] if st.tie_loses else 0) > 0)
+    key = 2 * p + _insures(st, player, p, counts[1], counts[2], counts[4])
     j = 0
     while j < d.n and d.key[j] != key:
         j += 1

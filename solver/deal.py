@@ -275,8 +275,8 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option, rules: R
     bet or fold of each final hand as its EV decides (a forced bet is bet), the insurance and
     the buys of a game the best play takes (RULES §3–§7), over every unseen card.
 
-    Its ``ev`` equals the option's EV. Exchanges are counted outcome by outcome: a second for
-    four or five cards.
+    Its ``ev`` equals the option's EV. Exchanges are counted as their EVs are, by groups of
+    outcomes (``_dealer.solve(..., dist=True)``).
 
     >>> from solver.cards import parse_cards, parse_card
     >>> hand, up = parse_cards("Jh Jd 8c 5s 2d"), parse_card("Ks")

@@ -17,8 +17,7 @@ rounds of every option of the rules, so that each class counts ``weight * unit``
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from fractions import Fraction
+from collections.abc import Callable
 from math import comb, lcm, perm
 from pathlib import Path
 from typing import Any
@@ -27,11 +26,11 @@ import numpy as np
 
 from . import __version__, _eval
 from .classes import N_CLASSES, enumerate_classes, rank_order
-from .deal import Option, bet_counts, kernel_settings, option_returns, payout_by_strength
+from .deal import bet_counts, kernel_settings, option_returns, payout_by_strength
 from .errors import InputError
-from .returns import Returns, insurance_size
+from .returns import Returns, bets_returns
 from .rules import Rules
-from .tables import Plan, Table, _write_atomic
+from .tables import Plan, Table, _write_atomic, action_option
 
 SUFFIX = ".results.json"
 FIELDS = ("bets", "insured", "insurance", "fees", "bought")
@@ -53,12 +52,6 @@ def results_path(table: Table, shard: int) -> Path:
     return table.directory / f"shard-{shard:05d}{SUFFIX}"
 
 
-def _option(code: int, hand: Sequence[int]) -> Option:
-    if code >= 3:
-        return Option("exchange", Fraction(0), tuple(c for i, c in enumerate(hand) if (code - 2) >> i & 1))
-    return Option(("fold", "bet", "sixth_card")[code], Fraction(0))
-
-
 def shard_results(table: Table, rules: Rules, shard: int) -> dict[str, Any]:
     """Play out the best action of every class of one shard: the summed results (as stored)."""
     rows = Plan(table.manifest["shard_rows"], ()).rows(shard)
@@ -68,50 +61,40 @@ def shard_results(table: Table, rules: Rules, shard: int) -> dict[str, Any]:
     if not np.array_equal(weight, weights):
         raise InputError(f"shard {shard} of {table.directory} does not hold the classes of its rows")
     big = unit(rules)
-    settings = kernel_settings(rules)
-    total = Returns({}, 0, 0, 0, 0, 0, 0)
+    results: dict[int, int] = {}
+    sums = dict.fromkeys(("rounds", *FIELDS), 0)
 
     def add(r: Returns, times: int, per: int) -> None:
         # ``times`` copies of ``r``, whose classes have ``per`` rounds each: scaled to ``big``
-        nonlocal total
-        scale = big // per
-        if scale * per != big:
+        scale, rest = divmod(big, per)
+        if rest:
             raise AssertionError("an option's rounds do not divide the unit")
-        results = dict(total.results)
         for x, k in r.results.items():
             results[x] = results.get(x, 0) + k * scale * times
-        total = Returns(results, total.rounds + r.rounds * scale * times,
-                        *(getattr(total, f) + getattr(r, f) * scale * times for f in FIELDS))
+        for f in sums:
+            sums[f] += getattr(r, f) * scale * times
 
     fold = best == 0
     add(Returns({-1: 1}, 1, 0, 0, 0, 0, 0), int(weight[fold].sum()), 1)
     bet = np.flatnonzero(best == 1)
     if len(bet):
         # dealt hands bet at once: counted in one batch
-        counts = bet_counts(hands[bet], ups[bet], settings, payout_by_strength(rules))
+        p5 = payout_by_strength(rules)
         strength = _eval.evaluate(np.ascontiguousarray(hands[bet]), False).astype(np.int64)
-        p = payout_by_strength(rules)[strength].astype(np.int64)
-        n, den = int(counts[0, 0]), int(counts[0, 6])
-        rows8 = counts[:, [1, 2, 3, 4, 8, 9, 10, 11]]
-        size = insurance_size(strength, p, counts[:, 1], counts[:, 2], counts[:, 4], settings)
-        played = Returns.collect(n * den * int(weight[bet].sum()), 0, weight[bet], rows8, p, size, den, settings,
-                                 rules.buy_game_fee)
-        ev = Fraction(int((weight[bet] * counts[:, 7]).sum()), n * den * int(weight[bet].sum()))
-        if played.ev != ev:
-            raise AssertionError(f"shard {shard}: the bets' results do not add up to their values")
-        add(played, 1, n * den)
+        played = bets_returns(bet_counts(hands[bet], ups[bet], kernel_settings(rules), p5), strength,
+                              p5[strength].astype(np.int64), weight[bet], kernel_settings(rules), rules.buy_game_fee)
+        add(played, 1, played.rounds // int(weight[bet].sum()))
     others = np.flatnonzero(best >= 2)
     for i in others[rank_order(hands[others], ups[others])]:
         hand = tuple(int(c) for c in hands[i])
-        r = option_returns(hand, int(ups[i]), _option(int(best[i]), hand), rules)
+        r = option_returns(hand, int(ups[i]), action_option(int(best[i]), hand), rules)
         if abs(float(r.ev) - float(best_ev[i])) > 1e-9:
             raise InputError(f"shard {shard}, row {rows.start + i}: the table's best EV {best_ev[i]} is not that "
                              f"of playing its action ({float(r.ev)}): a table of other rules or a damaged one")
         add(r, int(weight[i]), r.rounds)
     return {"format": "rpoker optimal results", "fingerprint": table.fingerprint, "solver_version": __version__,
             "shard": shard, "rows": len(rows), "weight": int(weight.sum()), "unit": big,
-            "rounds": total.rounds, "results": {str(x): k for x, k in sorted(total.results.items())},
-            **{f: getattr(total, f) for f in FIELDS}}
+            "results": {str(x): k for x, k in sorted(results.items()) if k}, **sums}
 
 
 def _read(table: Table, shard: int, big: int) -> dict[str, Any] | None:

@@ -39,9 +39,9 @@ from .classes import N_DEALS, enumerate_classes, rank_order
 from .deal import bet_counts, kernel_settings, payout_by_strength
 from .errors import InputError
 from .hand import STRENGTH_CATEGORY
-from .report_deal import exact
+from .report_deal import fraction_json
 from . import optimal
-from .returns import Returns, exact_total, insurance_size
+from .returns import Returns, bets_returns, exact_total
 from .rules import Rules
 from .tables import Table
 
@@ -90,19 +90,17 @@ def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], Non
 
 @dataclass(frozen=True)
 class Strategy(Returns):
-    """A first-action strategy's returns over the full cycle: each (deal, dealer completion)
-    pair is ``unit`` rounds (with buys of a game, the buy's draws; else 1)."""
+    """A first-action strategy's returns over the (deal, dealer completion) pairs of its
+    classes (the full cycle in a report): each pair is ``unit`` rounds (with buys of a game,
+    the buy's draws; with the draws of exchanges and sixth cards, their common multiple)."""
 
     name: str = ""
-
-    @property
-    def unit(self) -> int:
-        return self.rounds // CYCLE
+    unit: int = 1
 
     @property
     def total(self) -> Fraction:
-        """The net result summed over the cycle (an integer without buys)."""
-        return self.ev * CYCLE
+        """The net result summed over the pairs (an integer without buys)."""
+        return Fraction(sum(r * k for r, k in self.results.items()), self.unit)
 
 
 def strategy(name: str, c: Counts, rules: Rules, bet: np.ndarray, closed: bool = False) -> Strategy:
@@ -111,25 +109,11 @@ def strategy(name: str, c: Counts, rules: Rules, bet: np.ndarray, closed: bool =
     ``closed``: the bet without insurance or buying a game (a closed box); otherwise the bet
     takes its best insurance (as the kernel chooses it) and buys where buying beats the ante.
     """
-    n, win, tie, nq, den, value = (c.counts[:, i] for i in (0, 1, 2, 4, 6, 7))
-    den0 = int(den[0])
-    if not (den == den0).all() or not (n == COMPLETIONS).all():
+    if not (c.counts[:, 0] == COMPLETIONS).all():
         raise AssertionError("every class of a full deck has the same denominators")
-    rows = c.counts[:, [1, 2, 3, 4, 8, 9, 10, 11]]   # win, tie, lose, nq, then the buys' split
-    if closed:
-        rows = rows.copy()
-        rows[:, 4:] = 0
-        size = np.zeros(len(bet), np.int64)
-    else:
-        size = insurance_size(c.strength, c.p, win, tie, nq, c.settings)
-    unit = den0 if rows[bet, 4].any() else 1
-    folded = unit * exact_total(c.weight, np.where(bet, 0, n))
-    r = Returns.collect(CYCLE * unit, folded, c.weight[bet], rows[bet], c.p[bet], size[bet], unit, c.settings,
-                        rules.buy_game_fee)
-    if not closed and sum(x * k for x, k in r.results.items()) * den0 != unit * exact_total(
-            c.weight, np.where(bet, value, -n * den0)):
-        raise AssertionError("the return table does not add up to the kernel's values of the bets")
-    return Strategy(**vars(r), name=name)
+    r = bets_returns(c.counts[bet], c.strength[bet], c.p[bet], c.weight[bet], c.settings, rules.buy_game_fee,
+                     int(c.weight[~bet].sum()), closed)
+    return Strategy(**vars(r), name=name, unit=r.rounds // (int(c.weight.sum()) * COMPLETIONS))
 
 
 #: the first actions a table's best action codes fall into (fold, bet, sixth card, exchange of k)
@@ -239,7 +223,8 @@ def figures(rules: Rules, c: Counts, table: TablePlay | None = None) -> dict[str
                                                           int(c.weight[strength_cat == k].sum()))
                                   for k in range(len(CATEGORIES)) if (strength_cat == k).any()}
     if table is not None and table.results is not None:
-        out["optimal"] = Strategy(**vars(table.results), name="optimal (played out from the table)")
+        out["optimal"] = Strategy(**vars(table.results), name="optimal (played out from the table)",
+                                  unit=table.results.rounds // CYCLE)
     out["table_play"] = table
     out["bonus"] = bonus_return(rules)
     return out
@@ -251,8 +236,7 @@ def _pct(x: Fraction) -> str:
 
 def to_json(f: dict[str, Any]) -> dict[str, Any]:
     """The figures as JSON data: exact fractions as "num/den" strings next to floats."""
-    def frac(x: Fraction) -> dict[str, Any]:
-        return {"value": float(x), "exact": exact(x)}
+    frac = fraction_json
 
     def strat(s: Strategy) -> dict[str, Any]:
         return {"name": s.name, "net_total_over_cycle": frac(s.total), "ev_per_ante": frac(s.ev),

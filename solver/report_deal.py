@@ -26,6 +26,11 @@ from .hand import HandValue
 from .returns import Returns
 
 
+def fraction_json(x: Fraction) -> dict[str, Any]:
+    """A figure for JSON: its float and its exact fraction."""
+    return {"value": float(x), "exact": exact(x)}
+
+
 def exact(x: Fraction) -> str:
     """A fraction as ``num/den`` (``num`` when whole)."""
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
@@ -159,9 +164,7 @@ def answer_text(a: Answer, table: Table) -> str:
 def returns_json(hand: Sequence[Card], up_card: Card, option: Option, r: Returns) -> dict[str, Any]:
     """JSON of an option's return table (``rpoker returns --json``): every figure as a float
     and an exact fraction."""
-    def frac(x: Fraction) -> dict[str, Any]:
-        return {"value": float(x), "exact": exact(x)}
-
+    frac = fraction_json
     return {"hand": format_cards(hand).split(), "up_card": format_cards([up_card]), "option": option_json(option),
             "ev": frac(r.ev), "std": r.std(), "average_wager": frac(r.average_wager),
             "bet_rate": frac(r.bet_rate), "insured_rate": frac(r.insured_rate), "buy_rate": frac(r.buy_rate),

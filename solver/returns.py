@@ -121,6 +121,32 @@ class Returns:
         return Fraction(self.bought, self.rounds)
 
 
+def bets_returns(counts: np.ndarray, strength: np.ndarray, p: np.ndarray, weight: np.ndarray,
+                 settings: dict[str, int], buy_fee: int, folded: int = 0, closed: bool = False) -> Returns:
+    """The returns of betting dealt hands at once (rows of ``deal.bet_counts``, at least one,
+    each ``weight`` times, with the insurance and buys the kernel takes) and of ``folded`` deals
+    folded. ``closed``: no insurance and no buys (a closed box). A dealer hand is den rounds when
+    some hand buys a game, else one. The results must add up to the kernel's values."""
+    n, den, value = counts[:, 0], counts[:, 6], counts[:, 7]
+    if not ((n == n[0]).all() and (den == den[0]).all()):
+        raise AssertionError("the dealt hands' counts are not over the same deck")
+    n0, den0 = int(n[0]), int(den[0])
+    rows = counts[:, [1, 2, 3, 4, 8, 9, 10, 11]]   # win, tie, lose, nq, then the buys' split
+    if closed:
+        rows = rows.copy()
+        rows[:, 4:] = 0
+        size = np.zeros(len(rows), np.int64)
+    else:
+        size = insurance_size(strength, p, rows[:, 0], rows[:, 1], rows[:, 3], settings)
+    unit = den0 if rows[:, 4].any() else 1
+    rounds = (exact_total(weight, np.ones(len(rows))) + folded) * n0 * unit
+    r = Returns.collect(rounds, folded * n0 * unit, weight, rows, p, size, unit, settings, buy_fee)
+    if not closed and sum(x * k for x, k in r.results.items()) * den0 != unit * (
+            exact_total(weight, value) - folded * n0 * den0):
+        raise AssertionError("the return table does not add up to the kernel's values of the bets")
+    return r
+
+
 def exact_total(weight: np.ndarray, values: np.ndarray) -> int:
     """Exact sum of weight * value: 64-bit products (checked), summed in blocks as Python ints."""
     weight, values = np.asarray(weight, np.int64), np.asarray(values, np.int64)

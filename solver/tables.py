@@ -78,11 +78,16 @@ def action_code(option: Option, hand: Sequence[Card]) -> int:
     return {"fold": 0, "bet": 1, "sixth_card": 2}[option.action]
 
 
+def action_option(code: int, hand: Sequence[Card]) -> Option:
+    """The first action of a code (its EV left at 0), exchanges throwing cards of ``hand``."""
+    if code >= 3:
+        return Option("exchange", Fraction(0), tuple(c for i, c in enumerate(hand) if (code - 2) >> i & 1))
+    return Option(("fold", "bet", "sixth_card")[code], Fraction(0))
+
+
 def action_label(code: int, hand: Sequence[Card]) -> str:
     """The action of a code in words, exchanges naming the cards of ``hand`` to throw."""
-    if code >= 3:
-        return "exchange " + format_cards([c for i, c in enumerate(hand) if (code - 2) >> i & 1])
-    return ("fold", "bet", "sixth card")[code]
+    return action_option(code, hand).label
 
 
 def _schema(metadata: dict[bytes, bytes], compact: bool = False) -> Any:
@@ -646,10 +651,8 @@ class Table:
         rep = c.hand
 
         def user(code: int) -> str:
-            label = action_label(code, rep)
-            if code >= 3:
-                return "exchange " + format_cards(c.to_user([x for i, x in enumerate(rep) if (code - 2) >> i & 1]))
-            return label
+            o = action_option(code, rep)
+            return Option(o.action, o.ev, tuple(c.to_user(list(o.throw)))).label if o.throw else o.label
 
         options = []
         if not self.compact:
