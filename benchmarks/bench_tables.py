@@ -6,13 +6,16 @@ suit classes of one rank-level deal are solved one after the other and share the
 rank-level work. The compact table (the one shipped: best action and runner-up) needs only the
 leading options, so its build bounds the 3- to 5-card exchanges first (``solve(leading=2)``);
 the full table needs every option's EV (``--full``). This benchmark times that workload: windows of
-consecutive rows of that order at random places (default rules), first one window at a time on
-one worker, then with one worker per core, and projects a full build (5,649,150 classes) on
-this machine. Then it builds two tiny shards to time queries: the median warm query in process and
-``rpoker tables query`` end to end. Targets (issue 4): full build <= 12 h (hard bar), <= 2 h
-(goal) on 2 cores; query median <= 50 ms warm, CLI <= 1 s; peak memory of the build <= 8 GB.
+consecutive rows of that order at random places (default rules), solved one window at a time on
+one worker, then the same windows with one worker per core (workers started and warm, as in a
+long build), ``--repeats`` times; it prints each run and projects a whole build (5,649,150
+classes) on this machine from the median. Then it times queries of the shipped table
+(``tables/russian-compact``): a deal whose shard is already read (warm, in process), the first
+deal of a shard (which reads it), and ``rpoker tables query`` end to end. Targets (issue 4):
+whole build <= 12 h (hard bar), <= 2 h (goal) on 2 cores; query median <= 50 ms warm, CLI
+<= 1 s; peak memory of the build <= 8 GB (each worker's own peak, as it reports it).
 
-    python benchmarks/bench_tables.py [--windows 8] [--rows 512] [--jobs 2] [--full]
+    python benchmarks/bench_tables.py [--windows 8] [--rows 512] [--jobs 2] [--repeats 3] [--full]
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -34,11 +36,62 @@ from solver import rules, tables
 from solver.cards import format_cards
 from solver.classes import N_CLASSES, PERM_CARD, enumerate_classes, rank_order
 
+SHIPPED = Path(__file__).resolve().parent.parent / "tables" / "russian-compact"
 
-def _solve_window(hands: np.ndarray, up_cards: np.ndarray, compact: bool) -> float:
+
+def _solve_window(hands: np.ndarray, up_cards: np.ndarray, compact: bool) -> tuple[float, int]:
+    """Seconds to solve a window, and this process's peak resident memory (bytes)."""
     t = time.perf_counter()
     tables.solve_rows(hands, up_cards, rules.DEFAULT, compact)
-    return time.perf_counter() - t
+    return time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _time_build(hands: np.ndarray, ups: np.ndarray, windows: list[np.ndarray], jobs: int,
+                compact: bool) -> tuple[float, list[float], int]:
+    """Classes per second of solving the windows on ``jobs`` workers, ms per class of each
+    window, the largest peak memory of a worker."""
+    with joblib.Parallel(n_jobs=jobs) as parallel:
+        # start and warm the workers (imports, the evaluator's tables) before the clock starts
+        parallel(joblib.delayed(_solve_window)(hands[w[:4]], ups[w[:4]], compact) for w in windows[:jobs])
+        t = time.perf_counter()
+        done = parallel(joblib.delayed(_solve_window)(hands[w], ups[w], compact) for w in windows)
+        wall = time.perf_counter() - t
+    n = sum(len(w) for w in windows)
+    return n / wall, sorted(1e3 * sec / len(w) for (sec, _), w in zip(done, windows)), max(m for _, m in done)
+
+
+def _time_queries(rng: random.Random, hands: np.ndarray, ups: np.ndarray) -> None:
+    if not (SHIPPED / tables.MANIFEST).is_file():
+        print(f"no shipped table at {SHIPPED}: queries not timed")
+        return
+    table = tables.Table(SHIPPED)
+
+    def deal_of(row: int) -> tuple[list[int], int]:  # the class's deal in random suits
+        perm = rng.randrange(24)
+        return [int(PERM_CARD[perm][c]) for c in hands[row]], int(PERM_CARD[perm][ups[row]])
+
+    shards = rng.sample(range(table.manifest["shards_total"]), 5)
+    first, warm = [], []
+    for shard in shards:
+        rows = [rng.randrange(shard * tables.SHARD_ROWS, min(N_CLASSES, (shard + 1) * tables.SHARD_ROWS))
+                for _ in range(11)]
+        for i, row in enumerate(rows):
+            hand, up = deal_of(row)
+            t = time.perf_counter()
+            table.lookup(hand, up)
+            (first if i == 0 else warm).append(time.perf_counter() - t)
+    print(f"query of the shipped table, in process: warm (shard read before) median "
+          f"{statistics.median(warm) * 1e3:.2f} ms over {len(warm)} deals; first deal of a shard (reads it) "
+          f"median {statistics.median(first) * 1e3:.1f} ms over {len(first)}")
+    cli = []
+    for _ in range(5):
+        hand, up = deal_of(rng.randrange(N_CLASSES))
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "solver", "tables", "query", format_cards(hand), "--up",
+                        format_cards([up]), "--table", str(SHIPPED)], check=True, capture_output=True)
+        cli.append(time.perf_counter() - t)
+    print(f"rpoker tables query end to end: median {statistics.median(cli):.2f} s "
+          f"({', '.join(f'{x:.2f}' for x in cli)})")
 
 
 def main() -> None:
@@ -46,62 +99,29 @@ def main() -> None:
     parser.add_argument("--windows", type=int, default=8, help="windows per timed run")
     parser.add_argument("--rows", type=int, default=tables.CHUNK_ROWS, help="rank-ordered rows per window")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs (new windows each time)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--full", action="store_true", help="time the full table (every option's EV), not the compact one")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     hands, ups, _ = enumerate_classes()
     order = rank_order(hands, ups)
-    windows = [order[start:start + args.rows] for start in rng.sample(range(len(order) - args.rows), 2 * args.windows)]
-    rates = {}
-    for jobs, part in ((1, windows[: args.windows]), (args.jobs, windows[args.windows:])):
-        # the workers started and warm (imports, the evaluator's tables) before the clock starts,
-        # as in a long build
-        joblib.Parallel(n_jobs=jobs)(joblib.delayed(_solve_window)(hands[w[:4]], ups[w[:4]], not args.full)
-                                     for w in part[:jobs])
-        t = time.perf_counter()
-        per_window = joblib.Parallel(n_jobs=jobs)(joblib.delayed(_solve_window)(hands[w], ups[w], not args.full)
-                                                  for w in part)
-        wall = time.perf_counter() - t
-        n = sum(len(w) for w in part)
-        rates[jobs] = n / wall
-        per_class = sorted(1e3 * sec / len(w) for sec, w in zip(per_window, part))
-        print(f"{jobs} worker(s): {n} classes in {wall:.1f} s = {rates[jobs]:.2f} classes/s "
-              f"({rates[jobs] / jobs:.2f} per core); ms per class by window {', '.join(f'{x:.0f}' for x in per_class)}",
-              flush=True)
-    full = N_CLASSES / rates[args.jobs]
     kind = "full" if args.full else "compact"
-    print(f"projected build of the whole {kind} table with {args.jobs} workers: {full / 3600:.1f} h ({full / 86400:.2f} days)")
-    shard_rows = 48
-    n_shards = -(-N_CLASSES // shard_rows)
-    picked = rng.sample(range(n_shards), 2)
-    with tempfile.TemporaryDirectory() as tmp:
-        directory = Path(tmp) / "table"
-        tables.build(rules.DEFAULT, directory, jobs=args.jobs, shard_rows=shard_rows, shards=picked, compact=not args.full)
-        # queries: random classes of the built shards, in random suits
-        table = tables.Table(directory)
-        rows = [r for s in picked for r in range(s * shard_rows, min(N_CLASSES, (s + 1) * shard_rows))]
-        deals = []
-        for r in rng.sample(rows, min(50, len(rows))):
-            perm = rng.randrange(24)
-            deals.append(([int(PERM_CARD[perm][c]) for c in hands[r]], int(PERM_CARD[perm][ups[r]])))
-        table.lookup(*deals[0])
-        times = []
-        for hand, up in deals:
-            t = time.perf_counter()
-            table.lookup(hand, up)
-            times.append(time.perf_counter() - t)
-        print(f"query (warm, in process): median {statistics.median(times) * 1e3:.2f} ms over {len(times)} deals")
-        cli = []
-        for hand, up in deals[:5]:
-            t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "solver", "tables", "query", format_cards(hand), "--up",
-                            format_cards([up]), "--table", str(directory)], check=True, capture_output=True)
-            cli.append(time.perf_counter() - t)
-        print(f"rpoker tables query end to end: median {statistics.median(cli):.2f} s")
-    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    print(f"peak memory {peak / 1024:.0f} MB (largest process)")
-    print("targets: full build <= 12 h (hard bar), <= 2 h (goal); query <= 50 ms warm, CLI <= 1 s; memory <= 8 GB")
+    hours, peak = [], 0
+    for run in range(args.repeats):
+        windows = [order[start:start + args.rows] for start in rng.sample(range(len(order) - args.rows), args.windows)]
+        rates = {}
+        for jobs in sorted({1, args.jobs}):
+            rates[jobs], per_class, memory = _time_build(hands, ups, windows, jobs, not args.full)
+            peak = max(peak, memory)
+            print(f"run {run + 1}, {jobs} worker(s): {rates[jobs]:.1f} classes/s ({rates[jobs] / jobs:.1f} per core); "
+                  f"ms per class by window {', '.join(f'{x:.1f}' for x in per_class)}", flush=True)
+        hours.append(N_CLASSES / rates[args.jobs] / 3600)
+    print(f"projected build of the whole {kind} table with {args.jobs} workers: median {statistics.median(hours):.2f} h "
+          f"over {args.repeats} runs ({', '.join(f'{h:.2f}' for h in hours)})")
+    print(f"peak memory of a build worker {peak / 2**20:.0f} MB")
+    _time_queries(rng, hands, ups)
+    print("targets: whole build <= 12 h (hard bar), <= 2 h (goal); query <= 50 ms warm, CLI <= 1 s; memory <= 8 GB")
 
 
 if __name__ == "__main__":

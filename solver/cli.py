@@ -225,7 +225,8 @@ def _print_answer(table: tables_mod.Table, answer: tables_mod.Answer, as_json: b
 def tables_build(
     rules: RulesOption = "russian",
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Table directory (default: tables/<rules>).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (loky).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (loky; dask without "
+                                      "--scheduler: of a local cluster).")] = 1,
     backend: Annotated[str, typer.Option("--backend", help="loky (this machine) or dask (a cluster).")] = "loky",
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address.")] = None,
     shards: Annotated[Optional[str], typer.Option("--shards", help="Only these shards, e.g. 0-3,7.")] = None,

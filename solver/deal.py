@@ -14,7 +14,8 @@ enumerates card by card and is the judge in the tests.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -46,6 +47,7 @@ def payout_by_strength(rules: Rules) -> np.ndarray:
                         rules.second_rule == "new_rank", False)
 
 
+@cache
 def lowest_strength(category: int) -> int:
     """The lowest strength of a category (N_STRENGTH past the top)."""
     above = np.flatnonzero(STRENGTH_CATEGORY >= category)
@@ -159,8 +161,16 @@ def _exchanges(hand: tuple[Card, ...], rules: Rules, values: dict[int, tuple[int
     out = {}
     for mask, (num, den) in values.items():
         throw = tuple(c for i, c in enumerate(hand) if mask >> i & 1)
-        out[throw] = -rules.exchange_fees[len(throw) - 1] + Fraction(num, den)
+        out[throw] = Fraction(num - rules.exchange_fees[len(throw) - 1] * den, den)
     return out
+
+
+def _scaled(values: Iterable[Fraction]) -> list[int]:
+    """Fractions as integers over one common denominator: their exact order, compared fast
+    (a table build sorts the options of millions of deals)."""
+    values = list(values)
+    common = math.lcm(*(v.denominator for v in values))
+    return [v.numerator * (common // v.denominator) for v in values]
 
 
 def exchange_bounds(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Sequence[Card] = (),
@@ -219,11 +229,12 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
     if bounded:
         # exactly: first the n exchanges of highest bounds that reach the n-th best of the others,
         # then those whose bound reaches the n-th best of all solved so far
-        most = {mask: -rules.exchange_fees[mask.bit_count() - 1] + Fraction(num, den)
+        most = {mask: Fraction(num - rules.exchange_fees[mask.bit_count() - 1] * den, den)
                 for mask, (num, den) in raw["exchange_bound"].items()}
-        waiting = sorted(most, key=lambda mask: (-most[mask], mask))
+        waiting = [mask for _, mask in sorted(zip((-v for v in _scaled(most.values())), most))]
         for first in (leading, len(waiting)):
-            nth = sorted((o.ev for o in options), reverse=True)[min(leading, len(options)) - 1]
+            scaled = _scaled(o.ev for o in options)
+            nth = options[sorted(range(len(options)), key=scaled.__getitem__)[-min(leading, len(options))]].ev
             needed = [mask for mask in waiting[:first] if most[mask] >= nth]
             waiting = waiting[first:]
             if needed:
@@ -232,7 +243,9 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
                 options += [Option("exchange", ev, throw) for throw, ev in _exchanges(hand, rules, exact["exchange"]).items()]
     # best first; among equal EVs the simpler action first (fold, bet, sixth card, fewer cards)
     order = {"fold": 0, "bet": 1, "sixth_card": 2, "exchange": 3}
-    options.sort(key=lambda o: (-o.ev, order[o.action], len(o.throw), sorted(o.throw)))
+    keys = [(-ev, order[o.action], len(o.throw), sorted(o.throw), i)
+            for i, (ev, o) in enumerate(zip(_scaled(o.ev for o in options), options))]
+    options = [options[key[-1]] for key in sorted(keys)]
     return Solution(hand, up_card, dead, rules, bet, tuple(options))
 
 

@@ -440,7 +440,7 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
 
     for s in todo:
         finish(s)  # shards whose every row was saved by an earlier build
-    with _backend(backend, scheduler):
+    with _backend(backend, scheduler, jobs):
         for start, columns in run() if tasks else ():
             _save_chunk(directory, start, chunk(start), columns)
             take(chunk(start), columns)
@@ -544,7 +544,9 @@ def _chunk_ends(rank: np.ndarray, chunk_rows: int) -> dict[int, int]:
 
 
 @contextlib.contextmanager
-def _backend(backend: str, scheduler: str | None) -> Iterator[None]:
+def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[None]:
+    """joblib's backend for the build: loky as is, or dask on the scheduler given or, without
+    one, on a local cluster of ``jobs`` worker processes."""
     import joblib
 
     if backend == "loky":
@@ -555,7 +557,7 @@ def _backend(backend: str, scheduler: str | None) -> Iterator[None]:
     except ImportError:
         raise InputError("the dask backend needs dask.distributed: pip install 'dask[distributed]'") from None
     try:
-        client = Client(scheduler) if scheduler else Client(processes=True, n_workers=1, threads_per_worker=1)
+        client = Client(scheduler) if scheduler else Client(processes=True, n_workers=jobs, threads_per_worker=1)
     except OSError as exc:
         raise InputError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
     with client, joblib.parallel_config(backend="dask"):

@@ -220,7 +220,7 @@ def test_compact_table_answers_like_the_full_one(built, tmp_path):
 
 def test_dask_backend_on_a_local_cluster(built, tmp_path):
     pytest.importorskip("dask.distributed")
-    report = tables.build(rules.DEFAULT, tmp_path, backend="dask", shard_rows=ROWS, shards=[1])
+    report = tables.build(rules.DEFAULT, tmp_path, jobs=2, backend="dask", shard_rows=ROWS, shards=[1])
     assert report.solved == (1,)
     assert tables.shard_path(tmp_path, 1).read_bytes() == tables.shard_path(built, 1).read_bytes()
 
@@ -312,6 +312,26 @@ def test_shipped_table_answers_like_the_solver():
         assert _action(answer.best) == _action(s.best.label) and answer.best_ev == float(s.best.ev)
         assert _action(answer.second) == _action(s.options[1].label)
         assert answer.second_ev == np.float32(float(s.options[1].ev))
+
+
+@pytest.mark.skipif(not (SHIPPED / "manifest.json").is_file(), reason="the default table is not shipped here")
+def test_tables_load_lazily(tmp_path):
+    """Importing the package and its command line reads no table (pyarrow is not even imported);
+    opening a table reads its manifest alone; a query reads the one shard of its class."""
+    import subprocess
+    import sys
+
+    code = ("import sys, solver.cli, solver.tables, solver.report, solver.optimal; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyarrow', 'joblib', 'matplotlib')))")
+    # away from the repository, so that the installed package is the one imported
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    table = tables.Table(SHIPPED)
+    assert table._shards == {}
+    table.lookup(parse_cards("As Ks Qd 7c 2h"), parse_card("9s"))
+    table.lookup(parse_cards("Ah Kh Qc 7d 2s"), parse_card("9h"))  # the same class in other suits
+    assert len(table._shards) == 1
 
 
 @pytest.mark.skipif(len(list(SHIPPED.glob("shard-*.results.json"))) < 87, reason="the results are not all shipped here")
