@@ -25,6 +25,8 @@ from .errors import InputError
 from .hand import evaluate
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
     from .report import TablePlay
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -256,24 +258,32 @@ def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky"
 
 @contextlib.contextmanager
 def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on stderr, or a line a minute when stderr is not a terminal (a log)."""
+    """A progress bar on stderr, or a line a minute when stderr is not a terminal (a log); shown
+    from the first report of work, so that a request refused at once prints its error alone."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     start, last = time.monotonic(), [0.0]
-    with Progress(TextColumn(f"{doing} {things}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("ETA"), TimeRemainingColumn(), console=_err) as bar:
-        task = bar.add_task(doing, total=None)
+    bar = Progress(TextColumn(f"{doing} {things}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   TextColumn("ETA"), TimeRemainingColumn(), console=_err)
+    task: list[TaskID] = []
 
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-            now = time.monotonic()
-            if not _err.is_terminal and done and (now - last[0] >= 60 or done == total):
-                last[0] = now
-                eta = (now - start) * (total - done) / done
-                _err.print(f"{doing} {done:,}/{total:,} {things} ({100 * done / total:.1f} %), "
-                           f"{(now - start) / 3600:.2f} h, ETA {eta / 3600:.2f} h", highlight=False)
+    def progress(done: int, total: int) -> None:
+        if not task:
+            bar.start()
+            task.append(bar.add_task(doing, total=total))
+        bar.update(task[0], completed=done, total=total)
+        now = time.monotonic()
+        if not _err.is_terminal and done and (now - last[0] >= 60 or done == total):
+            last[0] = now
+            eta = (now - start) * (total - done) / done
+            _err.print(f"{doing} {done:,}/{total:,} {things} ({100 * done / total:.1f} %), "
+                       f"{(now - start) / 3600:.2f} h, ETA {eta / 3600:.2f} h", highlight=False)
 
+    try:
         yield progress
+    finally:
+        if task:
+            bar.stop()
 
 
 def _parse_shards(text: str) -> list[int]:

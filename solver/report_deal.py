@@ -151,7 +151,7 @@ def answer_text(a: Answer, table: Table) -> str:
     kind = "compact strategy table" if table.compact else "strategy table"
     lines = [f"{format_cards(a.hand)} | dealer shows {format_cards([a.up_card])}",
              f"from the {kind} {table.directory} (rules {table.manifest['rules'].get('name')}, "
-             f"{table.fingerprint}); --solve for the exact value of every option", ""]
+             f"{table.fingerprint}); solve it (rpoker best --solve) for the exact value of every option", ""]
     if a.options:
         lines += [f"  {ev:+.6f}  {label}" for label, ev in a.options] + [""]
     best_ev = f"{_ev(a.best_ev)} = {exact(a.best_ev)}" if isinstance(a.best_ev, Fraction) else _ev(a.best_ev)

@@ -343,6 +343,11 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
         raise InputError(f"unknown backend {backend!r} (loky or dask)")
     if shard_rows < 1 or shard_rows > SHARD_ROWS * 16:
         raise InputError(f"shard rows must be between 1 and {SHARD_ROWS * 16}")
+    n_shards = Plan(shard_rows, ()).n_shards
+    plan = Plan(shard_rows, tuple(range(n_shards)) if shards is None else tuple(shards))
+    for s in plan.shards:
+        if not 0 <= s < plan.n_shards:
+            raise InputError(f"no shard {s}: the table has shards 0..{plan.n_shards - 1}")
     directory.mkdir(parents=True, exist_ok=True)
     for stray in [*directory.glob(".*.tmp-*"), *(directory / CHUNKS).glob(".*.tmp-*")]:
         stray.unlink()  # left by a build that was killed while writing
@@ -363,11 +368,6 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
     else:
         manifest = {**_new_manifest(rules, shard_rows), **({"compact": True} if compact else {})}
         _write_manifest(directory, manifest)
-    n_shards = Plan(shard_rows, ()).n_shards
-    plan = Plan(shard_rows, tuple(range(n_shards)) if shards is None else tuple(shards))
-    for s in plan.shards:
-        if not 0 <= s < plan.n_shards:
-            raise InputError(f"no shard {s}: the table has shards 0..{plan.n_shards - 1}")
     kept, redone, todo = [], [], []
     for s in plan.shards:
         entry = manifest["shards"].get(str(s))
