@@ -32,7 +32,7 @@ representative hand's five cards in sorted order).
 
 A *compact* table (``compact``; ``"compact": true`` in its manifest) keeps only the columns
 ``COMPACT_COLUMNS`` — key, weight, best, best_ev, second, second_ev (float32), insurance — in the
-same shards: the table to ship (about 0.5 MB a shard).
+same shards: the table to ship (about 0.38 MB a shard, 33 MB for all 87 of the default rules).
 """
 
 from __future__ import annotations
