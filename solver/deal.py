@@ -167,7 +167,11 @@ def _exchanges(hand: tuple[Card, ...], rules: Rules, values: dict[int, tuple[int
 
 def _scaled(values: Iterable[Fraction]) -> list[int]:
     """Fractions as integers over one common denominator: their exact order, compared fast
-    (a table build sorts the options of millions of deals)."""
+    (a table build sorts the options of millions of deals).
+
+    >>> _scaled([Fraction(1, 3), Fraction(-1, 2), Fraction(1, 6), Fraction(2)])
+    [2, -3, 1, 12]
+    """
     values = list(values)
     common = math.lcm(*(v.denominator for v in values))
     return [v.numerator * (common // v.denominator) for v in values]
