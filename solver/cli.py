@@ -259,7 +259,8 @@ def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky"
 @contextlib.contextmanager
 def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on stderr, or a line a minute when stderr is not a terminal (a log); shown
-    from the first report of work, so that a request refused at once prints its error alone."""
+    from the first report of work, so that a request refused at once prints its error alone.
+    An interrupted run (Ctrl-C) says how to go on and exits with 130."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     start, last = time.monotonic(), [0.0]
@@ -281,6 +282,13 @@ def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
 
     try:
         yield progress
+    except KeyboardInterrupt:
+        # every long run is resumable: what it finished is on disk, whole
+        if task:
+            bar.stop()
+            task.clear()
+        _err.print("interrupted: what was finished is kept; run the same command again to go on")
+        raise typer.Exit(130) from None
     finally:
         if task:
             bar.stop()

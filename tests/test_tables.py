@@ -284,6 +284,20 @@ def test_build_from_the_command_line(built, tmp_path):
     assert result.exit_code == 2 and "holds a full table" in result.output, result.output
     result = runner.invoke(app, ["tables", "build", "--shards", "zero", "--out", str(tmp_path / "x")])
     assert result.exit_code == 2 and "bad shard list" in result.output, result.output
+    result = runner.invoke(app, ["tables", "build", "--shards", "87", "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2 and "no shard 87" in result.output, result.output
+    assert not (tmp_path / "x").exists()  # refused before anything is written
+
+
+def test_an_interrupted_build_says_how_to_go_on(tmp_path, monkeypatch):
+    def interrupted(*args, **kwargs):
+        next(a for a in args if callable(a))(1, 10)   # some work done, then Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tables, "build", interrupted)
+    result = runner.invoke(app, ["tables", "build", "--out", str(tmp_path)])
+    assert result.exit_code == 130, result.output
+    assert "interrupted: what was finished is kept; run the same command again" in result.output
 
 
 SHIPPED = Path(__file__).resolve().parent.parent / "tables" / "russian-compact"
