@@ -284,9 +284,6 @@ def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
         yield progress
     except KeyboardInterrupt:
         # every long run is resumable: what it finished is on disk, whole
-        if task:
-            bar.stop()
-            task.clear()
         _err.print("interrupted: what was finished is kept; run the same command again to go on")
         raise typer.Exit(130) from None
     finally:

@@ -177,6 +177,12 @@ def _scaled(values: Iterable[Fraction]) -> list[int]:
     return [v.numerator * (common // v.denominator) for v in values]
 
 
+def _nth_best(evs: list[Fraction], n: int) -> Fraction:
+    """The n-th largest EV (the smallest when there are fewer than n)."""
+    scaled = _scaled(evs)
+    return evs[sorted(range(len(evs)), key=scaled.__getitem__, reverse=True)[min(n, len(evs)) - 1]]
+
+
 def exchange_bounds(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Sequence[Card] = (),
                     counts: Sequence[int] = (5,)) -> dict[tuple[Card, ...], Fraction]:
     """Exact upper bounds of the EVs of exchanging ``counts`` cards, by the cards thrown.
@@ -237,8 +243,7 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
                 for mask, (num, den) in raw["exchange_bound"].items()}
         waiting = [mask for _, mask in sorted(zip((-v for v in _scaled(most.values())), most))]
         for first in (leading, len(waiting)):
-            scaled = _scaled(o.ev for o in options)
-            nth = options[sorted(range(len(options)), key=scaled.__getitem__)[-min(leading, len(options))]].ev
+            nth = _nth_best([o.ev for o in options], leading)
             needed = [mask for mask in waiting[:first] if most[mask] >= nth]
             waiting = waiting[first:]
             if needed:

@@ -41,7 +41,7 @@ from .errors import InputError
 from .hand import STRENGTH_CATEGORY
 from .report_deal import fraction_json
 from . import optimal
-from .returns import Returns, bets_returns, exact_total
+from .returns import Returns, bets_returns
 from .rules import Rules
 from .tables import Table
 
@@ -97,6 +97,11 @@ class Strategy(Returns):
     name: str = ""
     unit: int = 1
 
+    @classmethod
+    def of(cls, name: str, r: Returns, pairs: int) -> Strategy:
+        """The returns ``r`` of ``pairs`` (deal, dealer completion) pairs, named."""
+        return cls(**vars(r), name=name, unit=r.rounds // pairs)
+
     @property
     def total(self) -> Fraction:
         """The net result summed over the pairs (an integer without buys)."""
@@ -113,7 +118,7 @@ def strategy(name: str, c: Counts, rules: Rules, bet: np.ndarray, closed: bool =
         raise AssertionError("every class of a full deck has the same denominators")
     r = bets_returns(c.counts[bet], c.strength[bet], c.p[bet], c.weight[bet], c.settings, rules.buy_game_fee,
                      int(c.weight[~bet].sum()), closed)
-    return Strategy(**vars(r), name=name, unit=r.rounds // (int(c.weight.sum()) * COMPLETIONS))
+    return Strategy.of(name, r, int(c.weight.sum()) * COMPLETIONS)
 
 
 #: the first actions a table's best action codes fall into (fold, bet, sixth card, exchange of k)
@@ -223,8 +228,7 @@ def figures(rules: Rules, c: Counts, table: TablePlay | None = None) -> dict[str
                                                           int(c.weight[strength_cat == k].sum()))
                                   for k in range(len(CATEGORIES)) if (strength_cat == k).any()}
     if table is not None and table.results is not None:
-        out["optimal"] = Strategy(**vars(table.results), name="optimal (played out from the table)",
-                                  unit=table.results.rounds // CYCLE)
+        out["optimal"] = Strategy.of("optimal (played out from the table)", table.results, CYCLE)
     out["table_play"] = table
     out["bonus"] = bonus_return(rules)
     return out

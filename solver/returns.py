@@ -139,7 +139,7 @@ def bets_returns(counts: np.ndarray, strength: np.ndarray, p: np.ndarray, weight
     else:
         size = insurance_size(strength, p, rows[:, 0], rows[:, 1], rows[:, 3], settings)
     unit = den0 if rows[:, 4].any() else 1
-    rounds = (exact_total(weight, np.ones(len(rows))) + folded) * n0 * unit
+    rounds = (int(np.asarray(weight, np.int64).sum()) + folded) * n0 * unit
     r = Returns.collect(rounds, folded * n0 * unit, weight, rows, p, size, unit, settings, buy_fee)
     if not closed and sum(x * k for x, k in r.results.items()) * den0 != unit * (
             exact_total(weight, value) - folded * n0 * den0):

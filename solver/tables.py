@@ -43,7 +43,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -654,7 +654,7 @@ class Table:
 
         def user(code: int) -> str:
             o = action_option(code, rep)
-            return Option(o.action, o.ev, tuple(c.to_user(list(o.throw)))).label if o.throw else o.label
+            return replace(o, throw=tuple(c.to_user(list(o.throw)))).label
 
         options = []
         if not self.compact:

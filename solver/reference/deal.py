@@ -84,13 +84,16 @@ def exchange(hand: Sequence[Card], up: Card, throw: Sequence[Card], rules: Rules
     return -rules.exchange_fees[k - 1] + total / count
 
 
-def bet_results(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules) -> dict[int, int]:
-    """Every net result of betting a final hand with its best insurance -> rounds, out of n * den:
-    every dealer hand and every buy draw settled one by one (``_brute.results``)."""
+def bet_results(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules,
+                size: int | None = None) -> dict[int, int]:
+    """Every net result of betting a final hand with its best insurance (``size``, if known:
+    ``bet_values``'s) -> rounds, out of n * den: every dealer hand and every buy draw settled
+    one by one (``_brute.results``)."""
     player = int(strengths([final])[0])
     p = ref_hand.payout(final, rules)
     qualifier = int(np.argmax(STRENGTH_CATEGORY >= rules.qualifier_category))
-    size = bet_values(final, up, deck, rules)["size"]
+    if size is None:
+        size = bet_values(final, up, deck, rules)["size"]
     return _brute.results(np.asarray(deck, dtype=np.uint8), up, player, p,
                           rules.buy_game and int(STRENGTH_CATEGORY[player]) >= 1, qualifier,
                           int(rules.ante_on_win == "paid"), rules.buy_game_fee, rules.buy_redraws, int(size),
@@ -117,9 +120,10 @@ def option_results(hand: Sequence[Card], up: Card, rules: Rules, action: str, th
     total: dict[int, int] = {}
     rounds = 0
     for final, rest in finals:
-        bet = bet_results(final, up, rest, rules)
+        values = bet_values(final, up, rest, rules)
+        bet = bet_results(final, up, rest, rules, values["size"])
         n = sum(bet.values())
-        if not forced and bet_values(final, up, rest, rules)["ev"] < -1:
+        if not forced and values["ev"] < -1:
             bet = {-1: n}
         for r, k in bet.items():
             total[r - fee] = total.get(r - fee, 0) + k
