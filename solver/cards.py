@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .errors import InputError
+from .errors import InputError, shown
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -46,15 +46,15 @@ def parse_card(token: str) -> Card:
     """One card from text such as ``As``, ``td``, ``10h`` or ``Q♠``."""
     text = token.strip()
     if len(text) < 2:
-        raise InputError(f"{token!r} is not a card: a card is a rank then a suit, like As or 10h")
+        raise InputError(f"{shown(token)} is not a card: a card is a rank then a suit, like As or 10h")
     rank_text, suit_text = text[:-1].upper(), text[-1]
     suit_text = _SUIT_SYMBOLS.get(suit_text, suit_text.lower())
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS:
-        raise InputError(f"{token!r} is not a card: the rank must be one of 2-9, T (or 10), J, Q, K, A")
+        raise InputError(f"{shown(token)} is not a card: the rank must be one of 2-9, T (or 10), J, Q, K, A")
     if suit_text not in SUITS:
-        raise InputError(f"{token!r} is not a card: the suit must be one of c d h s (or ♣ ♦ ♥ ♠)")
+        raise InputError(f"{shown(token)} is not a card: the suit must be one of c d h s (or ♣ ♦ ♥ ♠)")
     return card(RANKS.index(rank_text), SUITS.index(suit_text))
 
 
@@ -92,7 +92,7 @@ def parse_cards(
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(cards) not in allowed:
             wanted = " or ".join(str(n) for n in allowed)
-            raise InputError(f"the {what} must have {wanted} cards, not {len(cards)}: {' '.join(tokens)!r}")
+            raise InputError(f"the {what} must have {wanted} cards, not {len(cards)}: {shown(' '.join(tokens))}")
     return cards
 
 

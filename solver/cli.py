@@ -1,28 +1,41 @@
-"""The ``rpoker`` command: thin Typer commands, one core call each; errors to stderr, exit 2."""
+"""The ``rpoker`` command: thin Typer commands, one core call each; errors to stderr, exit 2.
+
+Every failure is one line on stderr and a non-zero exit code: bad input, a damaged table, a
+usage error, a path that cannot be written or a full disk (2); an interrupted run (130, what
+it finished is kept). A traceback would be a bug: it is reported as such (exit 3), in full
+only with ``RPOKER_DEBUG=1``.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
+import os
+import sys
 import time
-from collections.abc import Callable, Iterator
-
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-import json
+try:  # Typer vendors its own click from 0.2x on
+    from typer import _click as click
+except ImportError:  # pragma: no cover - an older Typer, over click itself
+    import click  # type: ignore[no-redef]
 
 from . import __version__
 from . import report_deal
 from . import rules as rules_mod
 from . import tables as tables_mod
 from .cards import parse_card, parse_cards
+from .classes import N_CLASSES
 from .deal import bet_value, buy_game, option_returns, solve
 from .errors import InputError
 from .hand import evaluate
+from .manifest import writable_directory
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -30,15 +43,50 @@ if TYPE_CHECKING:
     from .report import TablePlay
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
+_MESSAGE_LIMIT = 400  # an error message is cut to this (an argument may be huge)
+
 
 class _Group(TyperGroup):
-    """Turns bad input raised anywhere below into one line on stderr and exit code 2."""
+    """Turns every failure below into one line on stderr and a non-zero exit code."""
 
-    def invoke(self, ctx):  # type: ignore[no-untyped-def]
+    def invoke(self, ctx: click.core.Context) -> Any:
         try:
             return super().invoke(ctx)
         except InputError as exc:
             fail(str(exc))
+        except OSError as exc:  # the environment: a path, a device, a permission
+            where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+            fail(f"{exc.strerror or exc}{where}")
+        except MemoryError:
+            fail("out of memory")
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            code = result if isinstance(result, int) else 0
+        except click.exceptions.UsageError as exc:  # one line, not Typer's box
+            if type(exc).__name__ == "NoArgsIsHelpError" and exc.ctx is not None:  # a bare group: its help
+                typer.echo(exc.ctx.get_help())
+            else:
+                where = exc.ctx.command_path if exc.ctx is not None else "rpoker"
+                _say(f"{exc.format_message()} (see {where} -h)")
+            code = 2
+        except click.exceptions.ClickException as exc:
+            _say(exc.format_message())
+            code = 2
+        except typer.Abort:
+            _err.print("interrupted")
+            code = 130
+        except Exception as exc:  # a bug: said in one line unless asked for the traceback
+            if os.environ.get("RPOKER_DEBUG"):
+                raise
+            _say(f"internal error (a bug in rpoker {__version__}; please report it with the command): "
+                 f"{type(exc).__name__}: {exc}")
+            code = 3
+        if standalone_mode:
+            sys.exit(code)
+        return code
 
 
 app = typer.Typer(
@@ -64,14 +112,40 @@ RulesOption = Annotated[
     str, typer.Option("--rules", "-r", help="Preset (russian, caribbean, oasis) or a TOML rules file.")
 ]
 TableOption = Annotated[
-    Optional[Path], typer.Option("--table", "-t", help="A table directory (default: $RPOKER_TABLES, ./tables).")
+    Optional[str], typer.Option("--table", "-t", help="A table directory, or a directory of tables "
+                                "(default: $RPOKER_TABLES, else ./tables and the tables installed with rpoker).")
 ]
+OutOption = Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory.")]
+
+
+def _say(message: str) -> None:
+    if len(message) > _MESSAGE_LIMIT:
+        message = message[:_MESSAGE_LIMIT - 40] + f"… ({len(message):,} characters)"
+    _err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str) -> NoReturn:
     """One line on stderr and exit code 2."""
-    _err.print(f"[bold red]error:[/] {message}", markup=True)
+    _say(message.replace("\n", " "))
     raise typer.Exit(2)
+
+
+def _out_dir(value: Optional[str], default: Path) -> Path:
+    """An --out option: an empty one is refused (it is not the current folder)."""
+    if value is None:
+        return default
+    if not value.strip():
+        raise InputError("--out is empty: name a directory")
+    return Path(value)
+
+
+def _located(r: rules_mod.Rules, table: Optional[str]) -> tables_mod.Table:
+    """The table of ``r`` that a command needs: named, or found; an error when there is none."""
+    found = tables_mod.locate(r, table)
+    if found is None:
+        raise InputError(f"no table of the rules {r.name} ({r.fingerprint}) in {tables_mod.where()}; "
+                         "use --table, or build one with `rpoker tables build`")
+    return found
 
 
 def _version(value: bool) -> None:
@@ -112,29 +186,29 @@ def best(
     """Exact EV of every option of a deal, sorted, with the best action and the advice.
 
     With a strategy table of the same rules at hand (and no dead cards), the answer is read
-    from it, and says so; otherwise (or with --solve) the deal is solved.
+    from it, and says so; otherwise (or with --solve) the deal is solved. --json has one shape
+    either way (its "source" says which).
     """
     r = rules_mod.load(rules)
     hand_cards = parse_cards(cards, count=5, what="hand")
     up_card = parse_card(up)
     dead_cards = parse_cards(dead, what="dead cards")
+    value = evaluate(hand_cards, r)
     if not exact and not dead_cards:
-        if table:
-            found = tables_mod.Table(table)
-            found.check_rules(r)
-            _print_answer(found, found.lookup(hand_cards, up_card), as_json)
-            return
-        found = tables_mod.find_table(r, tables_mod.default_roots())
+        found = tables_mod.locate(r, table)
         if found is not None:
             try:
                 answer = found.lookup(hand_cards, up_card)
-            except InputError as exc:  # an unfinished or damaged table found on the way: solve
-                _err.print(f"note: {exc}; solving the deal instead")
+            except tables_mod.MissingShard as exc:
+                if table is not None or os.environ.get("RPOKER_TABLES"):
+                    raise   # the table was named: its gaps are an error
+                _err.print(f"note: {exc}; solving the deal instead", highlight=False)
             else:
-                _print_answer(found, answer, as_json)
+                _print_answer(found, answer, r, as_json)
                 return
+    elif dead_cards and table is not None:
+        _err.print("note: a deal with dead cards is solved (tables hold deals without them)", highlight=False)
     solution = solve(hand_cards, up_card, r, dead_cards)
-    value = evaluate(hand_cards, r)
     if as_json:
         typer.echo(json.dumps(report_deal.solution_json(solution, value), indent=1))
     else:
@@ -171,7 +245,9 @@ def returns(
         else:
             option = solution.option("exchange", parse_cards(play, what="cards to exchange"))
     except KeyError:
-        raise InputError(f"{play!r} is not an option of this deal under the rules {r.name!r}") from None
+        from .errors import shown
+
+        raise InputError(f"{shown(play)} is not an option of this deal under the rules {r.name!r}") from None
     result = option_returns(hand_cards, up_card, option, r, dead_cards)
     if as_json:
         typer.echo(json.dumps(report_deal.returns_json(hand_cards, up_card, option, result), indent=1))
@@ -194,11 +270,10 @@ def after(
     value = evaluate(final, r)
     b = bet_value(final, parse_card(up), r, parse_cards(thrown, what="thrown cards"),
                   parse_cards(dead, what="dead cards"))
-    allowed = r.insurance and value.category >= r.insurance_category
     if as_json:
         typer.echo(json.dumps({**report_deal.bet_json(b), "decision": "bet" if b.ev > -1 else "fold"}, indent=1))
     else:
-        typer.echo(report_deal.after_text(b, value, allowed), nl=False)
+        typer.echo(report_deal.after_text(b, value, r), nl=False)
 
 
 @app.command()
@@ -216,9 +291,9 @@ def buy(
     typer.echo(json.dumps(report_deal.buy_json(d), indent=1) if as_json else report_deal.buy_text(d), nl=False)
 
 
-def _print_answer(table: tables_mod.Table, answer: tables_mod.Answer, as_json: bool) -> None:
+def _print_answer(table: tables_mod.Table, answer: tables_mod.Answer, r: rules_mod.Rules, as_json: bool) -> None:
     if as_json:
-        typer.echo(json.dumps(report_deal.answer_json(answer, table), indent=1))
+        typer.echo(json.dumps(report_deal.answer_json(answer, table, r, evaluate(answer.hand, r)), indent=1))
     else:
         typer.echo(report_deal.answer_text(answer, table), nl=False)
 
@@ -226,11 +301,13 @@ def _print_answer(table: tables_mod.Table, answer: tables_mod.Answer, as_json: b
 @tables_app.command("build")
 def tables_build(
     rules: RulesOption = "russian",
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Table directory (default: tables/<rules>).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (loky; dask without "
-                                      "--scheduler: of a local cluster).")] = 1,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Table directory (default: tables/<rules>, "
+                                               "tables/<rules>-compact with --compact).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes (loky; dask "
+                                      "without --scheduler: of a local cluster).")] = 1,
     backend: Annotated[str, typer.Option("--backend", help="loky (this machine) or dask (a cluster).")] = "loky",
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address.")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address "
+                                                     "(with --backend dask).")] = None,
     shards: Annotated[Optional[str], typer.Option("--shards", help="Only these shards, e.g. 0-3,7.")] = None,
     compact: Annotated[bool, typer.Option("--compact", help="Only the columns of the compact table "
                                           "(best, runner-up, insurance): the table to ship.")] = False,
@@ -238,8 +315,9 @@ def tables_build(
 ) -> None:
     """Solve every suit class of (hand, up-card) into Parquet shards; resumable."""
     r = rules_mod.load(rules)
-    directory = out or Path("tables") / (f"{r.name}-compact" if compact else r.name)
-    chosen = _parse_shards(shards) if shards else None
+    directory = _out_dir(out, Path("tables") / (f"{r.name}-compact" if compact else r.name))
+    chosen = _parse_shards(shards, tables_mod.Plan(shard_rows, ()).n_shards if shard_rows >= 1 else 0) \
+        if shards is not None else None
     _build(r, directory, jobs, backend, scheduler, shard_rows, chosen, compact)
 
 
@@ -253,32 +331,39 @@ def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky"
                f"{report.seconds:.1f} s"
                + (f", {report.reused:,} more from the chunks of an earlier build" if report.reused else "")
                + f"), {len(report.kept)} already built"
-               + (f", {len(report.redone)} redone (file did not match the manifest)" if report.redone else ""))
+               + (f", {len(report.redone)} redone (file did not match the manifest)" if report.redone else ""),
+               highlight=False)
 
 
 @contextlib.contextmanager
 def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
     """A progress bar on stderr, or a line a minute when stderr is not a terminal (a log); shown
     from the first report of work, so that a request refused at once prints its error alone.
-    An interrupted run (Ctrl-C) says how to go on and exits with 130."""
+    The remaining time is projected from the rate since the first report (which leaves out the
+    start-up). An interrupted run (Ctrl-C) says how to go on and exits with 130."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    start, last = time.monotonic(), [0.0]
+    start = time.monotonic()
+    first: list[tuple[float, int]] = []   # when the first report came, and what was done then
+    last = [start]
     bar = Progress(TextColumn(f"{doing} {things}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    TextColumn("ETA"), TimeRemainingColumn(), console=_err)
     task: list[TaskID] = []
 
     def progress(done: int, total: int) -> None:
+        now = time.monotonic()
         if not task:
             bar.start()
             task.append(bar.add_task(doing, total=total))
+            first.append((now, done))
         bar.update(task[0], completed=done, total=total)
-        now = time.monotonic()
-        if not _err.is_terminal and done and (now - last[0] >= 60 or done == total):
+        if not _err.is_terminal and (now - last[0] >= 60 or (done == total and done > first[0][1])):
             last[0] = now
-            eta = (now - start) * (total - done) / done
-            _err.print(f"{doing} {done:,}/{total:,} {things} ({100 * done / total:.1f} %), "
-                       f"{(now - start) / 3600:.2f} h, ETA {eta / 3600:.2f} h", highlight=False)
+            since, done_then = first[0]
+            rate = (done - done_then) / (now - since) if now > since and done > done_then else 0.0
+            eta = f"ETA {(total - done) / rate / 3600:.2f} h" if rate > 0 else "ETA unknown yet"
+            _err.print(f"{doing} {done:,}/{total:,} {things} ({100 * done / max(total, 1):.1f} %), "
+                       f"{(now - start) / 3600:.2f} h, {eta}", highlight=False)
 
     try:
         yield progress
@@ -291,74 +376,79 @@ def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
             bar.stop()
 
 
-def _parse_shards(text: str) -> list[int]:
+def _parse_shards(text: str, n_shards: int) -> list[int]:
+    """A shard list such as ``0-3,7``: each range checked against the table's shards before it
+    is expanded."""
+    from .errors import shown
+
     out: list[int] = []
-    try:
-        for part in text.split(","):
-            lo, _, hi = part.partition("-")
-            out.extend(range(int(lo), int(hi or lo) + 1))
-    except ValueError:
-        raise InputError(f"bad shard list {text!r} (e.g. 0-3,7)") from None
-    return out
+    if not text.strip():
+        raise InputError("--shards is empty (e.g. 0-3,7; leave it out to build every shard)")
+    for part in text.split(","):
+        lo_text, dash, hi_text = part.strip().partition("-")
+        try:
+            lo, hi = int(lo_text), int(hi_text if dash else lo_text)
+        except ValueError:
+            raise InputError(f"bad shard list {shown(text)} (e.g. 0-3,7)") from None
+        if lo > hi:
+            raise InputError(f"shard range {shown(part.strip())} is empty: write the lower shard first")
+        if lo < 0 or hi >= n_shards:
+            raise InputError(f"no shard {hi if hi >= n_shards else lo}: the table has shards 0..{n_shards - 1}")
+        out.extend(range(lo, hi + 1))
+    return sorted(set(out))
 
 
 @tables_app.command("check")
 def tables_check(
     table: TableOption = None,
     rules: RulesOption = "russian",
-    spot: Annotated[int, typer.Option("--spot", min=0, help="Random classes to solve and compare.")] = 20,
+    spot: Annotated[int, typer.Option("--spot", min=0, max=N_CLASSES,
+                                      help="Random classes to solve and compare.")] = 20,
 ) -> None:
-    """Verify a complete table: checksums, classes and weights, spot checks against the solver."""
+    """Verify a complete table: checksums, classes and weights, results, spot checks against the solver."""
     r = rules_mod.load(rules)
-    found = tables_mod.Table(table) if table else tables_mod.find_table(r, tables_mod.default_roots())
-    if found is None:
-        raise InputError(f"no table of the rules {r.name} ({r.fingerprint}); use --table")
+    found = _located(r, table)
     result = tables_mod.check(found, r, spot)
     typer.echo(f"{found.directory}: {result.shards} shards, {result.rows:,} classes of total weight "
-               f"{result.weight:,}, checksums and classes verified, {result.spot_checked} classes "
-               "solved again and equal")
+               f"{result.weight:,}, checksums and classes verified, the results of {result.results} shards "
+               f"verified, {result.spot_checked} classes solved again and equal")
 
 
 @tables_app.command("results")
 def tables_results(
     table: TableOption = None,
     rules: RulesOption = "russian",
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (loky).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes (loky).")] = 1,
 ) -> None:
     """Play out the best action of every class of a complete table and count its results
     exactly, shard by shard (for the report's return table, variance and rates); resumable."""
     from . import optimal
 
     r = rules_mod.load(rules)
-    found = tables_mod.Table(table) if table else tables_mod.find_table(r, tables_mod.default_roots())
-    if found is None:
-        raise InputError(f"no table of the rules {r.name} ({r.fingerprint}); use --table")
+    found = _located(r, table)
     with _progress("playing out", "shards") as progress:
         done = optimal.compute(found, r, jobs, progress)
     _err.print(f"{found.directory}: results of {len(done)} shards counted, "
-               f"{found.manifest['shards_total'] - len(done)} had them already")
+               f"{found.manifest['shards_total'] - len(done)} had them already", highlight=False)
 
 
 @tables_app.command("compact")
 def tables_compact(
     table: TableOption = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Directory of the compact table "
-                                                "(default: tables/<rules>-compact).")] = None,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Directory of the compact table "
+                                               "(default: tables/<rules>-compact).")] = None,
     rules: RulesOption = "russian",
 ) -> None:
     """Write the compact table of a full one: best action and EV, runner-up and EV, insurance."""
     r = rules_mod.load(rules)
-    found = tables_mod.Table(table) if table else tables_mod.find_table(r, tables_mod.default_roots())
-    if found is None:
-        raise InputError(f"no table of the rules {r.name} ({r.fingerprint}); use --table")
-    found.check_rules(r)
-    directory = out or Path("tables") / f"{r.name}-compact"
+    found = _located(r, table)
+    directory = _out_dir(out, Path("tables") / f"{r.name}-compact")
     with _progress("compacting", "shards") as progress:
         result = tables_mod.compact(found, directory, progress)
     n = len(result.written) + len(result.kept)
     _err.print(f"{directory}: {n} of {result.shards_total} shards ({len(result.written)} written, "
                f"{len(result.kept)} already there), {result.bytes / 1e6:.1f} MB"
-               + ("" if n == result.shards_total else "; the source table is not complete"))
+               + ("" if n == result.shards_total else "; the source table is not complete"), highlight=False)
 
 
 @tables_app.command("query")
@@ -371,64 +461,67 @@ def tables_query(
 ) -> None:
     """The best action of a deal, read from a strategy table (no solving)."""
     r = rules_mod.load(rules)
-    found = tables_mod.Table(table) if table else tables_mod.find_table(r, tables_mod.default_roots())
-    if found is None:
-        raise InputError(f"no table of the rules {r.name} ({r.fingerprint}) in "
-                         + ", ".join(str(p) for p in tables_mod.default_roots()) + "; use --table or build one")
-    found.check_rules(r)
-    _print_answer(found, found.lookup(parse_cards(cards, count=5, what="hand"), parse_card(up)), as_json)
+    hand_cards, up_card = parse_cards(cards, count=5, what="hand"), parse_card(up)
+    found = _located(r, table)
+    _print_answer(found, found.lookup(hand_cards, up_card), r, as_json)
 
 
 @app.command()
 def report(
     rules: RulesOption = "russian",
     vs: Annotated[Optional[str], typer.Option("--vs", help="Other rules to compare with (preset or file).")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Directory for report.md and report.json.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes.")] = 1,
-    table: Annotated[Optional[Path], typer.Option("--table", "-t", help="Where the strategy tables of rules with "
-                                                  "options are (default: $RPOKER_TABLES, ./tables).")] = None,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Directory for report.md, report.json "
+                                               "and the charts (default: reports/<rules>).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes.")] = 1,
+    table: TableOption = None,
     build: Annotated[bool, typer.Option("--build", help="Build the compact strategy table of rules with options "
                                         "when it is missing or unfinished, and play out its results "
                                         "(hours: see tables build, tables results).")] = False,
 ) -> None:
-    """Exact house edge, element of risk, return table, charts, over every class of deal."""
+    """Exact house edge, element of risk, return table, charts, over every class of deal.
+
+    Rules with exchanges or a sixth card take their optimal play from their strategy table
+    (--table, else $RPOKER_TABLES, else ./tables and the installed tables).
+    """
     from . import report as report_mod
 
     sets = [rules_mod.load(rules)] + ([rules_mod.load(vs)] if vs else [])
-    directory = out or Path("reports") / "-vs-".join(r.name for r in sets)
+    directory = writable_directory(_out_dir(out, Path("reports") / "-vs-".join(r.name for r in sets)), "report")
     figures = []
     for r in sets:
+        play = _table_play(r, table, build, jobs)
         with _progress(f"counting {r.name}:", "classes") as progress:
             counts = report_mod.class_counts(r, jobs, progress)
-        figures.append(report_mod.figures(r, counts, _table_play(r, table, build, jobs)))
-        directory.mkdir(parents=True, exist_ok=True)
+        figures.append(report_mod.figures(r, counts, play))
         report_mod.charts(figures[-1], counts, directory)
-        if figures[-1]["table_play"] is not None:
-            labels, deals = report_mod.table_first_actions(tables_mod.Table(figures[-1]["table_play"].table))
+        if play is not None:
+            labels, deals = report_mod.table_first_actions(tables_mod.Table(play.table))
             report_mod.table_chart(r.name, labels, deals, directory)
     markdown = report_mod.to_markdown(figures[0], figures[1] if vs else None)
-    (directory / "report.md").write_text(markdown)
     data = [report_mod.to_json(f) for f in figures]
-    (directory / "report.json").write_text(json.dumps(data[0] if not vs else {"a": data[0], "b": data[1]}, indent=1) + "\n")
+    from .manifest import write_atomic
+
+    write_atomic(directory / "report.md", lambda p: p.write_text(markdown))
+    text = json.dumps(data[0] if not vs else {"a": data[0], "b": data[1]}, indent=1) + "\n"
+    write_atomic(directory / "report.json", lambda p: p.write_text(text))
     typer.echo(markdown, nl=False)
-    _err.print(f"written: {directory}/report.md, report.json and the charts")
+    _err.print(f"written: {directory}/report.md, report.json and the charts", highlight=False)
 
 
-def _table_play(r: rules_mod.Rules, root: Optional[Path], build: bool, jobs: int) -> Optional[TablePlay]:
+def _table_play(r: rules_mod.Rules, table: Optional[str], build: bool, jobs: int) -> Optional[TablePlay]:
     """The optimal play of rules with options from their complete table (built with ``build``)."""
     from . import report as report_mod
 
     if not (r.exchange or r.sixth_card):
         return None  # counted exactly without a table
-    roots = ([root] if root else []) + tables_mod.default_roots()
-    found = tables_mod.find_table(r, roots)
+    found = tables_mod.locate(r, table)
     if build and (found is None or not found.complete):
-        directory = found.directory if found is not None else (root or Path("tables")) / f"{r.name}-compact"
+        directory = found.directory if found is not None else (Path(table) if table else Path("tables")) / f"{r.name}-compact"
         _build(r, directory, jobs, compact=found.compact if found is not None else True)
         found = tables_mod.Table(directory)
     if found is None or not found.complete:
         where = f"{found.directory} holds {len(found.manifest['shards'])} of its {found.manifest['shards_total']} shards" \
-            if found is not None else "no table found in " + ", ".join(str(p) for p in roots)
+            if found is not None else "no table found in " + tables_mod.where()
         _err.print(f"{r.name}: optimal play needs the complete strategy table ({where}); left out. "
                    "Build it with `rpoker tables build --compact` or `rpoker report --build`.", highlight=False)
         return None

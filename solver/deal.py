@@ -147,6 +147,22 @@ def _check(hand: Sequence[Card], up_card: Card, dead: Sequence[Card], rules: Rul
                          f"{_cards_needed(rules, drawn)} that drawing {drawn}, the dealer and a buy need")
 
 
+def _check_final(final: Sequence[Card], thrown: Sequence[Card], rules: Rules) -> None:
+    """A final hand as the rules can make it: 5 cards (the dealt hand, or after exchanging the
+    ``thrown`` cards), or 6 after a sixth card (nothing thrown)."""
+    if len(final) not in (5, 6):
+        raise InputError(f"the final hand must have 5 or 6 cards, not {len(final)}")
+    if len(final) == 6:
+        if not rules.sixth_card:
+            raise InputError(f"the rules {rules.name!r} have no sixth card: a final hand has 5 cards")
+        if thrown:
+            raise InputError("six cards come from a sixth card, which is bought instead of an exchange: "
+                             "no cards are thrown with them")
+    elif thrown and len(thrown) not in rules.exchange_counts:
+        allowed = ", ".join(map(str, rules.exchange_counts)) or "none"
+        raise InputError(f"the rules {rules.name!r} do not allow exchanging {len(thrown)} cards (allowed: {allowed})")
+
+
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
             sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF, dist: bool = False) -> dict:
     return _dealer.solve(
@@ -280,8 +296,7 @@ def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thro
     ``thrown`` are the cards exchanged away (out of play). Compare ``ev`` with folding (−1).
     """
     final, thrown, dead = tuple(final), tuple(thrown), tuple(dead)
-    if len(final) not in (5, 6):
-        raise InputError(f"the final hand must have 5 or 6 cards, not {len(final)}")
+    _check_final(final, thrown, rules)
     check_disjoint([("hand", final), ("up-card", [up_card]), ("thrown cards", thrown), ("dead cards", dead)])
     if 52 - len(final) - len(thrown) - len(dead) - 1 < _cards_needed(rules, 0):
         raise InputError(f"too many known cards: the dealer and a buy need {_cards_needed(rules, 0)} unseen cards")
@@ -362,8 +377,7 @@ def buy_game(final: Sequence[Card], dealer: Sequence[Card], rules: Rules = DEFAU
              thrown: Sequence[Card] = (), dead: Sequence[Card] = ()) -> BuyDecision:
     """EV of taking the ante and of buying a game, seeing the dealer's five cards (RULES §7)."""
     final, dealer, thrown, dead = tuple(final), tuple(dealer), tuple(thrown), tuple(dead)
-    if len(final) not in (5, 6):
-        raise InputError(f"the player's hand must have 5 or 6 cards, not {len(final)}")
+    _check_final(final, thrown, rules)
     if len(dealer) != 5:
         raise InputError(f"the dealer's hand must have 5 cards, not {len(dealer)}")
     check_disjoint([("hand", final), ("dealer's hand", dealer), ("thrown cards", thrown), ("dead cards", dead)])

@@ -30,7 +30,8 @@ from .deal import bet_counts, kernel_settings, option_returns, payout_by_strengt
 from .errors import InputError
 from .returns import Returns, bets_returns
 from .rules import Rules
-from .tables import Plan, Table, _write_atomic, action_option
+from .manifest import file_entry, writable_directory, write_atomic, write_manifest, writing
+from .tables import Plan, Table, action_option, read_manifest
 
 SUFFIX = ".results.json"
 FIELDS = ("bets", "insured", "insurance", "fees", "bought")
@@ -56,7 +57,7 @@ def shard_results(table: Table, rules: Rules, shard: int) -> dict[str, Any]:
     """Play out the best action of every class of one shard: the summed results (as stored)."""
     rows = Plan(table.manifest["shard_rows"], ()).rows(shard)
     hands, ups, weights = (a[rows.start:rows.stop] for a in enumerate_classes())
-    data = table._read(shard, ["weight", "best", "best_ev"])
+    data = table.read_shard(shard, ["weight", "best", "best_ev"])
     weight, best, best_ev = (data.column(c).to_numpy() for c in ("weight", "best", "best_ev"))
     if not np.array_equal(weight, weights):
         raise InputError(f"shard {shard} of {table.directory} does not hold the classes of its rows")
@@ -98,26 +99,36 @@ def shard_results(table: Table, rules: Rules, shard: int) -> dict[str, Any]:
 
 
 def _read(table: Table, shard: int, big: int) -> dict[str, Any] | None:
-    """A shard's results file, or None when it is missing or is not this table's."""
-    path = results_path(table, shard)
-    if not path.is_file():
+    """A shard's results, verified: None when the manifest lists none for it (not counted yet);
+    an error when its file is damaged, of another shard's contents or not this table's."""
+    entry = table.manifest.get("results", {}).get(str(shard))
+    if entry is None:
         return None
+    path = results_path(table, shard)
+    remedy = f"`rpoker tables results --table {table.directory}` counts them again"
+    data = json.loads(table.verified_bytes(path, entry, remedy))
+    shard_entry = table.manifest["shards"][str(shard)]
+    if not (entry["shard_sha256"] == shard_entry["sha256"] and data.get("format") == "rpoker optimal results"
+            and data["fingerprint"] == table.fingerprint and data["shard"] == shard
+            and data["rows"] == shard_entry["rows"] and data["unit"] == big
+            and data["rounds"] == data["weight"] * big and sum(data["results"].values()) == data["rounds"]):
+        raise InputError(f"{path} does not hold the results of this shard of the table in {table.directory}; "
+                         + remedy)
+    return data
+
+
+def _counted(table: Table, shard: int, big: int) -> bool:
+    """Whether a shard's results are counted (a damaged file is counted again)."""
     try:
-        data = json.loads(path.read_text())
-        entry = table.manifest["shards"][str(shard)]
-        ok = (data.get("format") == "rpoker optimal results" and data["fingerprint"] == table.fingerprint
-              and data["shard"] == shard and data["rows"] == entry["rows"] and data["unit"] == big
-              and data["rounds"] == data["weight"] * big
-              and sum(data["results"].values()) == data["rounds"])
-    except (ValueError, KeyError, TypeError):
-        ok = False
-    return data if ok else None
+        return _read(table, shard, big) is not None
+    except InputError:
+        return False
 
 
 def compute(table: Table, rules: Rules, jobs: int = 1,
             progress: Callable[[int, int], None] | None = None) -> list[int]:
     """Write the results of every shard of a complete table that lacks them (or whose file is
-    damaged or another table's); the shards done now."""
+    damaged), each file recorded in the table's manifest as it is written; the shards done now."""
     import joblib
 
     table.check_rules(rules)
@@ -125,25 +136,46 @@ def compute(table: Table, rules: Rules, jobs: int = 1,
         raise InputError(f"the table in {table.directory} is not complete: {len(table.manifest['shards'])} of "
                          f"{table.manifest['shards_total']} shards")
     big = unit(rules)
-    todo = [s for s in range(table.manifest["shards_total"]) if _read(table, s, big) is None]
-    done: list[int] = []
-    if progress is not None:
-        progress(0, len(todo))
-    # workers may have another working folder: they open the table by its absolute path
-    source = Table(table.directory.resolve())
-    tasks = (joblib.delayed(shard_results)(source, rules, s) for s in todo)
-    for data in joblib.Parallel(n_jobs=jobs, return_as="generator")(tasks):
-        text = json.dumps(data, indent=1) + "\n"
-        _write_atomic(results_path(table, data["shard"]), lambda p: p.write_text(text))
-        done.append(data["shard"])
+    writable_directory(table.directory, "table")
+    with writing(table.directory):
+        if read_manifest(table.directory) != table.manifest:   # as it is now, under the lock
+            raise InputError(f"the table in {table.directory} changed since it was opened; run the command again")
+        todo = [s for s in range(table.manifest["shards_total"]) if not _counted(table, s, big)]
+        done: list[int] = []
         if progress is not None:
-            progress(len(done), len(todo))
+            progress(0, len(todo))
+        # workers may have another working folder: they open the table by its absolute path
+        source = Table(table.directory.resolve())
+        tasks = (joblib.delayed(shard_results)(source, rules, s) for s in todo)
+        for data in joblib.Parallel(n_jobs=jobs, return_as="generator")(tasks):
+            record(table, data)
+            done.append(data["shard"])
+            if progress is not None:
+                progress(len(done), len(todo))
     return done
+
+
+def record(table: Table, data: dict[str, Any]) -> None:
+    """Write a shard's results file and list it, with its checksum, in the table's manifest
+    (the caller holds the table's lock)."""
+    s = data["shard"]
+    text = json.dumps(data, indent=1) + "\n"
+    path = results_path(table, s)
+    write_atomic(path, lambda p: p.write_text(text))
+    table.manifest.setdefault("results", {})[str(s)] = {**file_entry(path),
+                                                        "shard_sha256": table.manifest["shards"][str(s)]["sha256"]}
+    write_manifest(table.directory, table.manifest)
+
+
+def verify_results(table: Table, rules: Rules) -> int:
+    """Check every results file the manifest lists (an error names a damaged one); how many."""
+    big = unit(rules)
+    return sum(_read(table, s, big) is not None for s in range(table.manifest["shards_total"]))
 
 
 def table_results(table: Table, rules: Rules) -> tuple[Returns | None, int]:
     """The results of optimal play over every class (None unless every shard has its file),
-    and how many shards have theirs."""
+    and how many shards have theirs; a damaged file is an error."""
     big = unit(rules)
     parts = [_read(table, s, big) for s in range(table.manifest["shards_total"])]
     have = sum(p is not None for p in parts)

@@ -172,7 +172,7 @@ def table_play(table: Table, rules: Rules | None = None) -> TablePlay:
     total, largest, insured = Fraction(0), 0.0, 0
     first = np.zeros(len(FIRST_ACTIONS), np.int64)
     for s in range(table.manifest["shards_total"]):
-        data = table._read(s, ["weight", "best", "best_ev", "insurance"])
+        data = table.read_shard(s, ["weight", "best", "best_ev", "insurance"])
         weight, best, ev = (data.column(n).to_numpy() for n in ("weight", "best", "best_ev"))
         total += _exact_float_total(weight, ev)
         largest = max(largest, float(np.abs(ev).max()))
@@ -420,7 +420,7 @@ def table_first_actions(table: Table) -> tuple[list[str], np.ndarray]:
     groups = [hand_group(s) for s in range(len(STRENGTH_CATEGORY))]
     labels = list(dict.fromkeys(groups))
     row_of = np.asarray([labels.index(g) for g in groups])[strength]
-    action = first_action(np.concatenate([table._read(s, ["best"]).column("best").to_numpy()
+    action = first_action(np.concatenate([table.read_shard(s, ["best"]).column("best").to_numpy()
                                           for s in range(table.manifest["shards_total"])]))
     out = np.zeros((len(labels), 13, len(FIRST_ACTIONS)), np.int64)
     np.add.at(out, (row_of, ups >> 2, action), weights)

@@ -1,16 +1,22 @@
 """Text and JSON renderings of deal answers for people and programs (used by the CLI).
 
-JSON keys (``rpoker best --json``): ``hand``, ``up_card``, ``dead`` (card lists); ``rules``
-(``name``, ``fingerprint``); ``best`` (one option); ``options`` (every option, best first), each
-``{"action": "fold"|"bet"|"sixth_card"|"exchange", "throw": [cards], "ev": float,
-"ev_exact": "num/den"}``; ``bet`` (``ev``, ``ev_exact``, ``no_insurance``, ``insurance_unit``,
-``insurance_size`` in antes, ``p_dealer_no_game``, each float with an ``_exact`` twin);
-``advice`` (sentences). Exact values are fractions as strings, floats only for display.
+JSON of ``rpoker best --json`` and ``rpoker tables query --json`` — one shape whether the deal
+is solved or read from a table (``source`` says which; what a source does not give is null):
 
-Answers read from a strategy table (``rpoker tables query --json``, or ``rpoker best --json``
-when a table is used): ``hand``, ``up_card``; ``source`` (``table`` directory, ``fingerprint``,
-``solver_version``); ``best`` and ``second`` (``action`` in words with the user's cards, ``ev``;
-``best`` has ``ev_exact``); ``insurance_size``; ``options`` (``action``, ``ev``), best first.
+- ``hand``, ``dead`` (card lists), ``up_card``; ``rules`` (``name``, ``fingerprint``);
+- ``source``: ``kind`` (``"solver"`` or ``"table"``), ``table`` (its directory, or null),
+  ``compact`` (whether the table is compact, or null), ``solver_version`` (of the solver that
+  computed the values);
+- ``best``, ``second`` (the runner-up) and ``options`` (best first: every option when solved
+  or read from a full table, the best two from a compact one), each ``{"action": "fold" |
+  "bet" | "sixth_card" | "exchange", "throw": [cards], "ev": float, "ev_exact": "num/den" or
+  null}`` (a table stores exact values for its best option only, and not when compact);
+- ``bet``: betting the dealt hand — ``ev``, ``no_insurance``, ``insurance_unit``,
+  ``p_dealer_no_game``, each a float with an ``_exact`` twin, and ``insurance_size`` in antes
+  (from a table: the size, and the ``ev`` of a full table; the rest null);
+- ``advice``: sentences.
+
+Exact values are fractions as strings, floats only for display.
 """
 
 from __future__ import annotations
@@ -19,11 +25,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from . import __version__
 from .cards import Card, format_cards
-from .tables import Answer, Table
 from .deal import BetValue, BuyDecision, Option, Solution
 from .hand import HandValue
 from .returns import Returns
+from .rules import Rules
+from .tables import Answer, Choice, Table
 
 
 def fraction_json(x: Fraction) -> dict[str, Any]:
@@ -40,13 +48,19 @@ def _ev(x: Fraction | float) -> str:
     return f"{float(x):+.9f}"
 
 
-def option_json(o: Option) -> dict[str, Any]:
-    return {"action": o.action, "throw": format_cards(o.throw).split(), "ev": float(o.ev), "ev_exact": exact(o.ev)}
+def option_json(o: Option | Choice) -> dict[str, Any]:
+    """An option for JSON: its action, the cards thrown, its EV and (when known) exact EV."""
+    exact_ev = o.ev if isinstance(o, Option) else o.ev_exact
+    return {"action": o.action, "throw": format_cards(o.throw).split(), "ev": float(o.ev),
+            "ev_exact": exact(exact_ev) if exact_ev is not None else None}
+
+
+_BET_VALUES = ("ev", "no_insurance", "insurance_unit", "p_dealer_no_game")
 
 
 def bet_json(b: BetValue) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for key in ("ev", "no_insurance", "insurance_unit", "p_dealer_no_game"):
+    for key in _BET_VALUES:
         out[key] = float(getattr(b, key))
         out[key + "_exact"] = exact(getattr(b, key))
     out["insurance_size"] = b.insurance_size
@@ -71,16 +85,20 @@ def buy_advice(p: int, may_buy: bool) -> str:
             "ask `rpoker buy` with the dealer's cards")
 
 
+def _action_words(o: Option | Choice, hand: Sequence[Card]) -> str:
+    if o.action == "exchange":
+        keep = [c for c in hand if c not in o.throw]
+        return f"exchange {format_cards(o.throw)}" + (f", keep {format_cards(keep)}" if keep else " (all five)")
+    return {"fold": "fold", "bet": "bet", "sixth_card": "buy a sixth card"}[o.action]
+
+
+def _may_insure(rules: Rules, hand: HandValue) -> bool:
+    return rules.insurance and hand.category >= rules.insurance_category
+
+
 def advice(s: Solution, hand: HandValue) -> list[str]:
-    best = s.best
-    if best.action == "exchange":
-        keep = [c for c in s.hand if c not in best.throw]
-        words = f"exchange {format_cards(best.throw)}" + (f", keep {format_cards(keep)}" if keep else " (all five)")
-    else:
-        words = {"fold": "fold", "bet": "bet", "sixth_card": "buy a sixth card"}[best.action]
-    lines = [f"best: {words} (EV {_ev(best.ev)} antes)"]
-    allowed = s.rules.insurance and hand.category >= s.rules.insurance_category
-    lines.append(insurance_advice(s.bet, allowed) + " — if you bet these five cards")
+    lines = [f"best: {_action_words(s.best, s.hand)} (EV {_ev(s.best.ev)} antes)"]
+    lines.append(insurance_advice(s.bet, _may_insure(s.rules, hand)) + " — if you bet these five cards")
     lines.append(buy_advice(hand.payout, s.rules.buy_game and hand.category >= 1))
     return lines
 
@@ -97,27 +115,41 @@ def solution_text(s: Solution, hand: HandValue) -> str:
     return "\n".join(head + rows + [""] + advice(s, hand)) + "\n"
 
 
+def _answer(hand: Sequence[Card], up_card: Card, dead: Sequence[Card], rules: Rules, source: dict[str, Any],
+            options: Sequence[Option | Choice], bet: dict[str, Any], lines: list[str]) -> dict[str, Any]:
+    """The one JSON shape of an answer (see the module's docstring)."""
+    return {"hand": format_cards(hand).split(), "up_card": format_cards([up_card]), "dead": format_cards(dead).split(),
+            "rules": {"name": rules.name, "fingerprint": rules.fingerprint}, "source": source,
+            "best": option_json(options[0]), "second": option_json(options[1]),
+            "options": [option_json(o) for o in options], "bet": bet, "advice": lines}
+
+
 def solution_json(s: Solution, hand: HandValue) -> dict[str, Any]:
-    return {
-        "hand": format_cards(s.hand).split(),
-        "up_card": format_cards([s.up_card]),
-        "dead": format_cards(s.dead).split(),
-        "rules": {"name": s.rules.name, "fingerprint": s.rules.fingerprint},
-        "best": option_json(s.best),
-        "options": [option_json(o) for o in s.options],
-        "bet": bet_json(s.bet),
-        "advice": advice(s, hand),
-    }
+    source = {"kind": "solver", "table": None, "compact": None, "solver_version": __version__}
+    return _answer(s.hand, s.up_card, s.dead, s.rules, source, s.options, bet_json(s.bet), advice(s, hand))
 
 
-def after_text(b: BetValue, hand: HandValue, allowed: bool) -> str:
+def answer_json(a: Answer, table: Table, rules: Rules, hand: HandValue) -> dict[str, Any]:
+    source = {"kind": "table", "table": str(table.directory), "compact": table.compact,
+              "solver_version": table.manifest["solver_version"]}
+    bet: dict[str, Any] = {key: None for name in _BET_VALUES for key in (name, name + "_exact")}
+    bet["ev"], bet["insurance_size"] = a.bet_ev, a.insurance
+    lines = [f"best: {_action_words(a.best, a.hand)} (EV {_ev(a.best.ev)} antes)",
+             (f"insurance: insure {a.insurance} antes, the maximum" if a.insurance
+              else "insurance: do not insure" if _may_insure(rules, hand)
+              else "insurance: not offered with this hand") + " — if you bet these five cards",
+             buy_advice(hand.payout, rules.buy_game and hand.category >= 1)]
+    return _answer(a.hand, a.up_card, (), rules, source, a.options, bet, lines)
+
+
+def after_text(b: BetValue, hand: HandValue, rules: Rules) -> str:
     decision = "bet" if b.ev > -1 else "fold"
     return "\n".join([
         f"hand {format_cards(hand.cards)}: {hand.category_label}, P = {hand.payout}",
         f"bet:  EV {_ev(b.ev)}" + (f" (insured {b.insurance_size}; {_ev(b.no_insurance)} without)" if b.insurance_size else ""),
         f"fold: EV {_ev(Fraction(-1))}",
         f"best: {decision}",
-        insurance_advice(b, allowed),
+        insurance_advice(b, _may_insure(rules, hand)),
         f"dealer does not qualify with probability {float(b.p_dealer_no_game):.9f}",
     ]) + "\n"
 
@@ -137,25 +169,15 @@ def buy_json(d: BuyDecision) -> dict[str, Any]:
             "p_dealer_qualifies_exact": exact(d.p_dealer_qualifies), "should_buy": d.should_buy}
 
 
-def answer_json(a: Answer, table: Table) -> dict[str, Any]:
-    return {"hand": format_cards(a.hand).split(), "up_card": format_cards([a.up_card]),
-            "source": {"table": str(table.directory), "fingerprint": table.fingerprint,
-                       "solver_version": table.manifest["solver_version"]},
-            "best": {"action": a.best, "ev": float(a.best_ev),
-                     "ev_exact": exact(a.best_ev) if isinstance(a.best_ev, Fraction) else None},
-            "second": {"action": a.second, "ev": a.second_ev}, "insurance_size": a.insurance,
-            "options": [{"action": label, "ev": ev} for label, ev in a.options]}
-
-
 def answer_text(a: Answer, table: Table) -> str:
     kind = "compact strategy table" if table.compact else "strategy table"
     lines = [f"{format_cards(a.hand)} | dealer shows {format_cards([a.up_card])}",
-             f"from the {kind} {table.directory} (rules {table.manifest['rules'].get('name')}, "
+             f"from the {kind} {table.directory} (rules {table.rules_name}, "
              f"{table.fingerprint}); solve it (rpoker best --solve) for the exact value of every option", ""]
-    if a.options:
-        lines += [f"  {ev:+.6f}  {label}" for label, ev in a.options] + [""]
-    best_ev = f"{_ev(a.best_ev)} = {exact(a.best_ev)}" if isinstance(a.best_ev, Fraction) else _ev(a.best_ev)
-    lines += [f"best: {a.best}  (EV {best_ev})", f"runner-up: {a.second}  (EV {a.second_ev:+.6f})"]
+    if not table.compact:
+        lines += [f"  {o.ev:+.6f}  {o.label}" for o in a.options] + [""]
+    best_ev = _ev(a.best.ev) + (f" = {exact(a.best.ev_exact)}" if a.best.ev_exact is not None else "")
+    lines += [f"best: {a.best.label}  (EV {best_ev})", f"runner-up: {a.second.label}  (EV {a.second.ev:+.6f})"]
     if a.insurance:
         lines.append(f"when betting this hand, insure {a.insurance} antes if the dealer has no game")
     return "\n".join(lines) + "\n"

@@ -26,7 +26,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from .category import CATEGORIES
-from .errors import InputError
+from .errors import InputError, shown
 
 BONUS_HANDS: tuple[str, ...] = (
     "royal_flush",
@@ -123,46 +123,78 @@ class Rules:
     @property
     def fingerprint(self) -> str:
         """16 hex digits of SHA-256 over the settings: equal settings, equal fingerprint."""
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return fingerprint_of(self.to_dict())
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some settings changed (validated like a rules file)."""
         return _from_mapping(changes, base=self, where="settings")
 
 
+def fingerprint_of(settings: dict[str, Any]) -> str:
+    """The fingerprint of settings as ``Rules.to_dict`` gives them (or as a table's manifest
+    stores them, with the ``name``, which is not a setting). A setting that is absent (``None``)
+    is left out, so that settings added later leave the fingerprints of earlier rules as they were.
+
+    >>> fingerprint_of(DEFAULT.to_dict()) == DEFAULT.fingerprint == fingerprint_of({**DEFAULT.to_dict(), "name": "x"})
+    True
+    """
+    present = {k: v for k, v in settings.items() if k != "name" and v is not None}
+    text = json.dumps(present, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+#: the bounds of the whole-number settings (antes, counts, multiples). The kernels count in
+#: 64-bit integers: dealer hands x buy draws x payouts must stay below 2**63, which these keep.
+LIMITS: dict[str, tuple[int, int]] = {
+    "paytable": (0, 10_000),
+    "bonus_paytable": (0, 1_000_000),
+    "exchange_fees": (0, 100),
+    "exchange_min": (1, 5),
+    "exchange_max": (1, 5),
+    "exchange_forces_bet": (1, 5),
+    "sixth_card_fee": (0, 100),
+    "buy_game_fee": (0, 100),
+    "buy_redraws": (0, 4),
+    "bonus_max": (0, 100),
+}
+_BOOLS = ("second_combination", "exchange", "sixth_card", "insurance", "buy_game")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _validate(r: Rules) -> None:
+    """Every setting of the right type and within its bounds; the first that is not is named."""
     def fail(key: str, why: str) -> None:
         raise InputError(f"rule setting {key!r}: {why}")
 
+    if not isinstance(r.name, str) or not r.name:
+        fail("name", "must be a non-empty text")
+    for key in _BOOLS:
+        if not isinstance(getattr(r, key), bool):
+            fail(key, f"must be true or false, not {shown(getattr(r, key))}")
     for key, allowed in _CHOICES.items():
-        if getattr(r, key) not in allowed:
-            fail(key, f"{getattr(r, key)!r} is not one of {', '.join(allowed)}")
+        if not isinstance(getattr(r, key), str) or getattr(r, key) not in allowed:
+            fail(key, f"{shown(getattr(r, key))} is not one of {', '.join(allowed)}")
+    sizes = {"paytable": len(CATEGORIES), "bonus_paytable": len(BONUS_HANDS), "exchange_fees": 5}
+    for key, (lo, hi) in LIMITS.items():
+        value = getattr(r, key)
+        if key in sizes or key == "exchange_forces_bet":
+            if not isinstance(value, tuple) or not all(_whole(v) and lo <= v <= hi for v in value):
+                fail(key, f"must be a list of whole numbers from {lo} to {hi}, not {shown(value)}")
+        elif not _whole(value) or not lo <= value <= hi:
+            fail(key, f"must be a whole number from {lo} to {hi}, not {shown(value)}")
     if len(r.paytable) != len(CATEGORIES) or r.paytable[0] != 0:
         fail("paytable", "needs one multiple for each category from ak to royal_flush")
-    for key in ("paytable", "bonus_paytable", "exchange_fees"):
-        if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in getattr(r, key)):
-            fail(key, "every entry must be a whole number ≥ 0")
     if len(r.bonus_paytable) != len(BONUS_HANDS):
         fail("bonus_paytable", f"needs the entries {', '.join(BONUS_HANDS)}")
     if len(r.exchange_fees) != 5:
         fail("exchange_fees", "needs five fees, for exchanging 1, 2, 3, 4 and 5 cards")
-    if not 1 <= r.exchange_min <= r.exchange_max <= 5:
-        fail("exchange_min", "need 1 ≤ exchange_min ≤ exchange_max ≤ 5")
-    if any(k not in range(1, 6) for k in r.exchange_forces_bet):
-        fail("exchange_forces_bet", "counts must be 1..5")
-    for key in ("sixth_card_fee", "buy_game_fee", "buy_redraws", "bonus_max"):
-        v = getattr(r, key)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            fail(key, "must be a whole number ≥ 0")
-    # the kernels count in 64-bit integers: dealer hands x buy draws x payout must stay below 2^63
-    if r.buy_redraws > 4:
-        fail("buy_redraws", "at most 4")
-    if max(r.paytable) > 10_000:
-        fail("paytable", "multiples of at most 10000")
-    for key in ("second_combination", "exchange", "sixth_card", "insurance", "buy_game"):
-        if not isinstance(getattr(r, key), bool):
-            fail(key, "must be true or false")
+    if r.exchange_min > r.exchange_max:
+        fail("exchange_min", f"{r.exchange_min} is above exchange_max {r.exchange_max}")
+    if len(set(r.exchange_forces_bet)) != len(r.exchange_forces_bet):
+        fail("exchange_forces_bet", "lists a count twice")
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
@@ -172,14 +204,14 @@ def _from_mapping(data: dict[str, Any], base: Rules, where: str, name: str | Non
     values: dict[str, Any] = {}
     for key, value in data.items():
         if key not in _FIELDS or key == "name":  # the name is not a setting
-            raise InputError(f"{where}: unknown rule setting {key!r}")
+            raise InputError(f"{where}: unknown rule setting {shown(key)}")
         if key in ("paytable", "bonus_paytable"):
             names = CATEGORIES[1:] if key == "paytable" else BONUS_HANDS
             current = list(getattr(base, key))
             if isinstance(value, dict):
                 for entry, multiple in value.items():
                     if entry not in names:
-                        raise InputError(f"{where}: {key!r} has no entry {entry!r} (entries: {', '.join(names)})")
+                        raise InputError(f"{where}: {key!r} has no entry {shown(entry)} (entries: {', '.join(names)})")
                     current[names.index(entry) + (1 if key == "paytable" else 0)] = multiple
                 value = tuple(current)
             elif isinstance(value, (list, tuple)):
@@ -225,7 +257,7 @@ def preset(name: str) -> Rules:
     try:
         return PRESETS[name.lower()]
     except KeyError:
-        raise InputError(f"unknown rules preset {name!r} (presets: {', '.join(PRESETS)})") from None
+        raise InputError(f"unknown rules preset {shown(name)} (presets: {', '.join(PRESETS)})") from None
 
 
 def load(source: str | Path | None = None) -> Rules:
@@ -240,12 +272,14 @@ def load(source: str | Path | None = None) -> Rules:
     if text.lower() in PRESETS:
         return PRESETS[text.lower()]
     path = Path(text)
-    if not path.is_file():
-        raise InputError(f"{text!r} is neither a rules preset ({', '.join(PRESETS)}) nor a rules file")
     try:
+        if not path.is_file():
+            raise InputError(f"{shown(text)} is neither a rules preset ({', '.join(PRESETS)}) nor a rules file")
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:  # unreadable, or a name the system refuses
+        raise InputError(f"cannot read the rules file {shown(text)}: {exc.strerror or exc}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"rules file {text!r} is not valid TOML: {exc}") from None
+        raise InputError(f"rules file {shown(text)} is not valid TOML: {exc}") from None
     base = preset(str(data.pop("preset", "russian")))
     return _from_mapping(data, base=base, where=f"rules file {text!r}", name=path.stem)
 

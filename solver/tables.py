@@ -51,18 +51,19 @@ from typing import Any
 import numpy as np
 
 from . import __version__
-from .cards import Card, format_cards
+from .cards import Card, check_disjoint, format_cards
 from .classes import N_CLASSES, N_DEALS, canonical, class_keys, enumerate_classes, rank_keys, rank_order
 from . import _eval
 from .deal import BetValue, Option, bet_counts, kernel_settings, payout_by_strength, solve
 from .hand import STRENGTH_CATEGORY
-from .errors import InputError
-from .rules import Rules
+from .errors import InputError, shown
+from .manifest import CHECKSUM, FORMAT, MANIFEST, MAX_SHARD_ROWS, file_entry, matches, sha256, writable_directory, write_atomic, write_manifest, writing
+from .manifest import read_manifest as _read_manifest
+from .rules import PRESETS, Rules
 
 SCHEMA_VERSION = 1
 SHARD_ROWS = 65_536
 CHUNK_ROWS = 512
-MANIFEST = "manifest.json"
 CHUNKS = ".chunks"  # finished chunks of an unfinished build, so that a killed build loses little
 EXCHANGE_COLUMNS = tuple(f"x{mask:02d}" for mask in range(1, 32))
 #: the compact table (``compact``): the best action and the runner-up with their EVs
@@ -194,54 +195,16 @@ def shard_path(directory: Path, shard: int) -> Path:
     return directory / f"shard-{shard:05d}.parquet"
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        write(tmp)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
 def _new_manifest(rules: Rules, shard_rows: int) -> dict[str, Any]:
-    return {"format": "rpoker strategy table", "schema_version": SCHEMA_VERSION,
+    return {"format": FORMAT, "schema_version": SCHEMA_VERSION,
             "solver_version": __version__, "rules": {"name": rules.name, **rules.to_dict()},
             "fingerprint": rules.fingerprint, "classes": N_CLASSES, "shard_rows": shard_rows,
             "shards_total": Plan(shard_rows, ()).n_shards, "shards": {}}
 
 
 def read_manifest(directory: Path) -> dict[str, Any]:
-    """The manifest of a table directory (clear errors when it is missing or broken)."""
-    path = Path(directory) / MANIFEST
-    if not path.is_file():
-        raise InputError(f"no strategy table in {directory} (no {MANIFEST})")
-    try:
-        manifest = json.loads(path.read_text())
-        if manifest.get("format") != "rpoker strategy table":
-            raise ValueError("not an rpoker table manifest")
-        int(manifest["shard_rows"]), str(manifest["fingerprint"]), dict(manifest["shards"])
-    except (ValueError, KeyError, TypeError) as exc:
-        raise InputError(f"corrupt table manifest {path}: {exc}") from None
-    if manifest["schema_version"] != SCHEMA_VERSION:
-        raise InputError(f"table {directory} has schema version {manifest['schema_version']}, "
-                         f"this rpoker reads {SCHEMA_VERSION}: build it again")
-    return manifest
-
-
-def _write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
-    text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
-    _write_atomic(directory / MANIFEST, lambda p: p.write_text(text))
+    """The verified manifest of a table directory (``manifest.read_manifest``)."""
+    return _read_manifest(directory, SCHEMA_VERSION)
 
 
 def _write_shard(directory: Path, shard: int, metadata: dict[bytes, bytes], columns: dict[str, np.ndarray],
@@ -260,40 +223,52 @@ def _write_shard(directory: Path, shard: int, metadata: dict[bytes, bytes], colu
                                    "compression_level": 19}
     else:
         options = {"use_dictionary": ["best", "second", "insurance"]}
-    _write_atomic(path, lambda p: pq.write_table(
+    write_atomic(path, lambda p: pq.write_table(
         table, p, compression="zstd", row_group_size=len(table), write_statistics=["key"], **options))
     keys = columns["key"]
-    return {"rows": len(keys), "first_key": int(keys[0]), "last_key": int(keys[-1]),
-            "bytes": path.stat().st_size, "sha256": _sha256(path)}
+    return {"rows": len(keys), "first_key": int(keys[0]), "last_key": int(keys[-1]), **file_entry(path)}
 
 
 def _chunk_path(directory: Path, start: int) -> Path:
     return directory / CHUNKS / f"rows-{start:07d}.npz"
 
 
+def _arrays_digest(arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """SHA-256 of a chunk's arrays (names, types and bytes), as stored beside them."""
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+        h.update(a.tobytes())
+    return np.frombuffer(h.digest(), np.uint8)
+
+
 def _save_chunk(directory: Path, start: int, rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+    arrays = {"rows": rows, **columns}
+
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as f:
-            np.savez(f, rows=rows, **columns)
+            np.savez(f, **arrays, sha256=_arrays_digest(arrays))
 
     path = _chunk_path(directory, start)
     path.parent.mkdir(exist_ok=True)
-    _write_atomic(path, write)
+    write_atomic(path, write)
 
 
 def _load_chunk(directory: Path, start: int, rows: np.ndarray) -> dict[str, np.ndarray] | None:
-    """A chunk saved by an earlier build, if it is there and holds these rows (and maybe rows
-    of shards finished since), in the same order; else None."""
+    """A chunk saved by an earlier build, if it is there, whole (its checksum), and holds these
+    rows (and maybe rows of shards finished since), in the same order; else None."""
     path = _chunk_path(directory, start)
     if not path.exists():
         return None
     try:
         with np.load(path, allow_pickle=False) as data:
-            saved = data["rows"]
-            columns = {name: data[name] for name in data.files if name != "rows"}
-            wanted = np.isin(saved, rows)
-            if np.array_equal(saved[wanted], rows) and all(len(c) == len(saved) for c in columns.values()):
-                return {name: c[wanted] for name, c in columns.items()}
+            arrays = {name: data[name] for name in data.files if name != "sha256"}
+            whole = np.array_equal(data["sha256"], _arrays_digest(arrays))
+        saved = arrays.pop("rows")
+        wanted = np.isin(saved, rows)
+        if whole and np.array_equal(saved[wanted], rows) and all(len(c) == len(saved) for c in arrays.values()):
+            return {name: c[wanted] for name, c in arrays.items()}
     except Exception:  # a damaged file is solved again, whatever numpy makes of it
         pass
     path.unlink()
@@ -301,8 +276,7 @@ def _load_chunk(directory: Path, start: int, rows: np.ndarray) -> dict[str, np.n
 
 
 def _check_shard(directory: Path, shard: int, entry: dict[str, Any]) -> bool:
-    path = shard_path(directory, shard)
-    return path.is_file() and path.stat().st_size == entry["bytes"] and _sha256(path) == entry["sha256"]
+    return matches(shard_path(directory, shard), entry)
 
 
 @dataclass(frozen=True)
@@ -336,19 +310,30 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
     ``progress(done, total)`` is called with the classes solved as work completes (``total``:
     the classes left to solve).
     """
-    import joblib
-
-    directory = Path(directory)
     if backend not in ("loky", "dask"):
         raise InputError(f"unknown backend {backend!r} (loky or dask)")
-    if shard_rows < 1 or shard_rows > SHARD_ROWS * 16:
-        raise InputError(f"shard rows must be between 1 and {SHARD_ROWS * 16}")
+    if scheduler is not None and backend != "dask":
+        raise InputError("a Dask scheduler is used only with --backend dask")
+    if not 1 <= shard_rows <= MAX_SHARD_ROWS:
+        raise InputError(f"shard rows must be between 1 and {MAX_SHARD_ROWS}")
     n_shards = Plan(shard_rows, ()).n_shards
     plan = Plan(shard_rows, tuple(range(n_shards)) if shards is None else tuple(shards))
     for s in plan.shards:
         if not 0 <= s < plan.n_shards:
             raise InputError(f"no shard {s}: the table has shards 0..{plan.n_shards - 1}")
-    directory.mkdir(parents=True, exist_ok=True)
+    if not plan.shards:
+        raise InputError("no shards to build")
+    directory = writable_directory(Path(directory), "table")
+    with writing(directory), _backend(backend, scheduler, jobs):   # a scheduler is reached before any write
+        return _build(rules, directory, jobs, backend, plan, progress, chunk_rows, compact)
+
+
+def _build(rules: Rules, directory: Path, jobs: int, backend: str, plan: Plan,
+           progress: Callable[[int, int], None] | None, chunk_rows: int, compact: bool) -> BuildReport:
+    """``build`` of a checked plan, the directory locked."""
+    import joblib
+
+    shard_rows = plan.shard_rows
     for stray in [*directory.glob(".*.tmp-*"), *(directory / CHUNKS).glob(".*.tmp-*")]:
         stray.unlink()  # left by a build that was killed while writing
     if (directory / MANIFEST).exists():
@@ -367,7 +352,7 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
                              "build into a new directory")
     else:
         manifest = {**_new_manifest(rules, shard_rows), **({"compact": True} if compact else {})}
-        _write_manifest(directory, manifest)
+        write_manifest(directory, manifest)
     kept, redone, todo = [], [], []
     for s in plan.shards:
         entry = manifest["shards"].get(str(s))
@@ -430,7 +415,7 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
         merged["key"] = keys[rows.start:rows.stop]
         merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
         manifest["shards"][str(s)] = _write_shard(directory, s, _metadata(rules), merged, compact)
-        _write_manifest(directory, manifest)
+        write_manifest(directory, manifest)
 
     def run() -> Iterator[tuple[int, dict[str, np.ndarray]]]:
         calls = (joblib.delayed(_tagged)(start, hands[chunk(start)], up_cards[chunk(start)], rules, compact)
@@ -440,15 +425,14 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
 
     for s in todo:
         finish(s)  # shards whose every row was saved by an earlier build
-    with _backend(backend, scheduler, jobs):
-        for start, columns in run() if tasks else ():
-            _save_chunk(directory, start, chunk(start), columns)
-            take(chunk(start), columns)
-            done += len(chunk(start))
-            if progress is not None:
-                progress(done, total)
-            for s in np.unique(chunk(start) // shard_rows).tolist():
-                finish(s)
+    for start, columns in run() if tasks else ():
+        _save_chunk(directory, start, chunk(start), columns)
+        take(chunk(start), columns)
+        done += len(chunk(start))
+        if progress is not None:
+            progress(done, total)
+        for s in np.unique(chunk(start) // shard_rows).tolist():
+            finish(s)
     # the chunks whose every row is in a finished shard (of this build or of older ones) are
     # not needed any more
     finished = np.zeros(N_CLASSES, bool)
@@ -485,42 +469,40 @@ def compact(source: Table, directory: Path, progress: Callable[[int, int], None]
     before from the same source file are kept, so it resumes like a build; the shards missing
     from the source are missing from the compact table too. ``progress(done, total)`` per shard.
     """
-    directory = Path(directory)
     if source.compact:
         raise InputError(f"{source.directory} is already a compact table")
-    if directory.resolve() == source.directory.resolve():
+    if Path(directory).resolve() == source.directory.resolve():
         raise InputError("the compact table needs its own directory (--out)")
-    if (directory / MANIFEST).exists():
-        manifest = read_manifest(directory)
-        if not manifest.get("compact") or manifest["fingerprint"] != source.fingerprint \
-                or manifest["shard_rows"] != source.manifest["shard_rows"]:
-            raise InputError(f"{directory} holds another table; choose another --out")
-    else:
-        directory.mkdir(parents=True, exist_ok=True)
-        manifest = {**{k: v for k, v in source.manifest.items() if k != "shards"}, "compact": True, "shards": {}}
-        _write_manifest(directory, manifest)
-    for stray in directory.glob(".*.tmp-*"):
-        stray.unlink()
-    shards = sorted(int(s) for s in source.manifest["shards"])
-    written, kept = [], []
-    for i, s in enumerate(shards):
-        entry = source.manifest["shards"][str(s)]
-        done = manifest["shards"].get(str(s))
-        if done is not None and done.get("source_sha256") == entry["sha256"] and _check_shard(directory, s, done):
-            kept.append(s)
+    directory = writable_directory(Path(directory), "compact table")
+    with writing(directory):
+        if (directory / MANIFEST).exists():
+            manifest = read_manifest(directory)
+            if not manifest.get("compact") or manifest["fingerprint"] != source.fingerprint \
+                    or manifest["shard_rows"] != source.manifest["shard_rows"]:
+                raise InputError(f"{directory} holds another table; choose another --out")
         else:
-            if not _check_shard(source.directory, s, entry):
-                raise InputError(f"shard {s} of {source.directory} does not match its checksum; "
-                                 "run `rpoker tables build` to redo it")
-            data = source._read(s, COMPACT_COLUMNS)
-            columns = {name: data.column(name).to_numpy() for name in COMPACT_COLUMNS}
-            manifest["shards"][str(s)] = {**_write_shard(directory, s, {k: v for k, v in data.schema.metadata.items() if k.startswith(b"rpoker.")},
-                             columns, compact=True),
-                                          "source_sha256": entry["sha256"]}
-            _write_manifest(directory, manifest)
-            written.append(s)
-        if progress is not None:
-            progress(i + 1, len(shards))
+            manifest = {**{k: v for k, v in source.manifest.items() if k not in ("shards", "results", CHECKSUM)},
+                        "compact": True, "shards": {}}
+            write_manifest(directory, manifest)
+        for stray in directory.glob(".*.tmp-*"):
+            stray.unlink()
+        shards = sorted(int(s) for s in source.manifest["shards"])
+        written, kept = [], []
+        for i, s in enumerate(shards):
+            entry = source.manifest["shards"][str(s)]
+            done = manifest["shards"].get(str(s))
+            if done is not None and done.get("source_sha256") == entry["sha256"] and _check_shard(directory, s, done):
+                kept.append(s)
+            else:
+                data = source.read_shard(s, COMPACT_COLUMNS)   # verified: a damaged source is refused
+                columns = {name: data.column(name).to_numpy() for name in COMPACT_COLUMNS}
+                metadata = {k: v for k, v in data.schema.metadata.items() if k.startswith(b"rpoker.")}
+                manifest["shards"][str(s)] = {**_write_shard(directory, s, metadata, columns, compact=True),
+                                              "source_sha256": entry["sha256"]}
+                write_manifest(directory, manifest)
+                written.append(s)
+            if progress is not None:
+                progress(i + 1, len(shards))
     size = sum(int(manifest["shards"][str(s)]["bytes"]) for s in shards)
     return CompactReport(directory, tuple(written), tuple(kept), int(manifest["shards_total"]), size)
 
@@ -557,15 +539,32 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[None]:
     except ImportError:
         raise InputError("the dask backend needs dask.distributed: pip install 'dask[distributed]'") from None
     try:
-        client = Client(scheduler) if scheduler else Client(processes=True, n_workers=jobs, threads_per_worker=1)
-    except OSError as exc:
-        raise InputError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+        client = Client(scheduler, timeout="20s") if scheduler else \
+            Client(processes=True, n_workers=jobs, threads_per_worker=1)
+    except (OSError, ValueError, TypeError, TimeoutError) as exc:  # unreachable, or not an address
+        raise InputError(f"cannot reach the Dask scheduler {shown(scheduler)}: {str(exc)[:120]}") from None
     with client, joblib.parallel_config(backend="dask"):
         yield
 
 
 # ---------------------------------------------------------------------------------------------
 # reading
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A first action as a table lists it, in the user's cards: its EV as stored (float64 for
+    the best and the runner-up, float32 for the others) and, for the best action of a full
+    table, the exact fraction."""
+
+    action: str                         # fold, bet, sixth_card, exchange
+    throw: tuple[Card, ...]
+    ev: float
+    ev_exact: Fraction | None = None
+
+    @property
+    def label(self) -> str:
+        return Option(self.action, Fraction(0), self.throw).label
 
 
 @dataclass(frozen=True)
@@ -576,16 +575,27 @@ class Answer:
     up_card: Card
     key: int
     weight: int
-    best: str
-    best_ev: Fraction | float   # exact from a full table, float64 from a compact one
-    second: str
-    second_ev: float
-    insurance: int
-    options: tuple[tuple[str, float], ...]  # every option with its EV, best first (full tables; () compact)
+    options: tuple[Choice, ...]   # best first: every option (a full table) or the best two (compact)
+    insurance: int                # the insurance to take when betting the dealt hand, antes
+    bet_ev: float | None          # EV of betting the dealt hand (full tables)
+
+    @property
+    def best(self) -> Choice:
+        return self.options[0]
+
+    @property
+    def second(self) -> Choice:
+        return self.options[1]
+
+
+class MissingShard(InputError):
+    """The shard of a deal's class is not built yet (an unfinished table)."""
 
 
 class Table:
-    """A strategy table directory, opened lazily: shards are read when first needed."""
+    """A strategy table directory, opened lazily: the manifest is read (and verified) when the
+    table is opened, a shard when it is first needed — every file checked against the
+    manifest's SHA-256 as it is read, so that a damaged table is refused, never read."""
 
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
@@ -599,14 +609,62 @@ class Table:
         return str(self.manifest["fingerprint"])
 
     @property
+    def rules_name(self) -> str:
+        return str(self.manifest["rules"].get("name"))
+
+    @property
     def complete(self) -> bool:
         return len(self.manifest["shards"]) == self.manifest["shards_total"]
 
     def check_rules(self, rules: Rules) -> None:
         if rules.fingerprint != self.fingerprint:
             raise InputError(f"the table in {self.directory} was built for other rules "
-                             f"({self.manifest['rules'].get('name')}, fingerprint {self.fingerprint}), "
+                             f"({self.rules_name}, fingerprint {self.fingerprint}), "
                              f"not {rules.name} ({rules.fingerprint})")
+
+    def rebuild_command(self) -> str:
+        """How to solve a damaged shard again (the shipped table: reinstall the package)."""
+        shipped = shipped_root()
+        if shipped is not None and self.directory.resolve().parent == shipped.resolve():
+            return "reinstall rpoker (pip install --force-reinstall rpoker), whose table this is"
+        name = self.rules_name if self.rules_name in PRESETS else f"<the rules file of fingerprint {self.fingerprint}>"
+        return (f"`rpoker tables build{' --compact' if self.compact else ''} --rules {name} --out {self.directory}` "
+                "solves damaged shards again")
+
+    def verified_bytes(self, path: Path, entry: dict[str, Any], remedy: str) -> bytes:
+        """A file of the table, read whole and checked against its manifest ``entry``."""
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise InputError(f"{path} is missing from the table in {self.directory}; {remedy}") from None
+        except OSError as exc:
+            raise InputError(f"cannot read {path}: {exc.strerror}") from None
+        if len(data) != entry["bytes"] or sha256(data) != entry["sha256"]:
+            raise InputError(f"{path} does not match its SHA-256 in the manifest: the file is damaged, and "
+                             f"nothing is read from it; {remedy}")
+        return data
+
+    def read_shard(self, shard: int, columns: Sequence[str] | None = None) -> Any:
+        """A shard as a pyarrow table (some ``columns``, or all), verified."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        path = shard_path(self.directory, shard)
+        entry = self.manifest["shards"].get(str(shard))
+        if entry is None:
+            raise MissingShard(f"shard {shard} is not in the table in {self.directory} "
+                               f"({len(self.manifest['shards'])} of {self.manifest['shards_total']} shards built); "
+                               "run `rpoker tables build` to finish it")
+        raw = self.verified_bytes(path, entry, self.rebuild_command())
+        try:
+            data = pq.read_table(pa.BufferReader(raw), columns=list(columns) if columns else None)
+        except Exception as exc:  # pyarrow raises several types; the checksum matched, so it was written so
+            raise InputError(f"{path} cannot be read ({str(exc)[:80]}); {self.rebuild_command()}") from None
+        meta = data.schema.metadata or {}
+        if (meta.get(b"rpoker.fingerprint", b"").decode() != self.fingerprint or data.num_rows != entry["rows"]
+                or (meta.get(b"rpoker.compact") == b"true") != self.compact):
+            raise InputError(f"{path} does not belong to the table in {self.directory}; {self.rebuild_command()}")
+        return data
 
     def _shard_of(self, key: int) -> int:
         for first, s in reversed(self._first):
@@ -614,79 +672,114 @@ class Table:
                 if key <= self.manifest["shards"][str(s)]["last_key"]:
                     return s
                 break
-        raise InputError(f"the shard of this deal's class is missing from the table in {self.directory} "
-                         f"({len(self.manifest['shards'])} of {self.manifest['shards_total']} shards built); "
-                         "run `rpoker tables build` to finish it")
-
-    def _read(self, shard: int, columns: Sequence[str] | None = None) -> Any:
-        import pyarrow.parquet as pq
-
-        path = shard_path(self.directory, shard)
-        entry = self.manifest["shards"][str(shard)]
-        if not path.is_file():
-            raise InputError(f"shard file {path} is missing; run `rpoker tables build` to redo it")
-        if path.stat().st_size != entry["bytes"]:
-            raise InputError(f"shard file {path} does not match the manifest (size); run `rpoker tables build`")
-        try:
-            data = pq.read_table(path, columns=list(columns) if columns else None)
-        except Exception as exc:  # pyarrow raises several types for a damaged file
-            raise InputError(f"corrupt shard file {path}: {exc}") from None
-        meta = data.schema.metadata or {}
-        if (meta.get(b"rpoker.fingerprint", b"").decode() != self.fingerprint or data.num_rows != entry["rows"]
-                or (meta.get(b"rpoker.compact") == b"true") != self.compact):
-            raise InputError(f"shard file {path} does not belong to this table; run `rpoker tables build`")
-        return data
+        raise MissingShard(f"the shard of this deal's class is missing from the table in {self.directory} "
+                           f"({len(self.manifest['shards'])} of {self.manifest['shards_total']} shards built); "
+                           "run `rpoker tables build` to finish it")
 
     def lookup(self, hand: Sequence[Card], up_card: Card) -> Answer:
         """The table's row of a deal, translated into the user's suits."""
+        if len(hand) != 5:
+            raise InputError(f"the hand must have 5 cards, not {len(hand)}")
+        check_disjoint([("hand", hand), ("up-card", [up_card])])
         c = canonical(hand, up_card)
         key = int(class_keys(np.asarray([c.hand], np.uint8), np.asarray([c.up_card]))[0])
         shard = self._shard_of(key)
         if shard not in self._shards:  # read once: its key column finds the row
-            data = self._read(shard)
+            data = self.read_shard(shard)
             self._shards[shard] = (data, data.column("key").to_numpy())
         table, keys = self._shards[shard]
         row = int(np.searchsorted(keys, key))
         if row >= len(keys) or keys[row] != key:
-            raise InputError(f"class {key} is not in shard {shard} of {self.directory}: corrupt table")
+            raise InputError(f"class {key} is not in {shard_path(self.directory, shard)}, whose key range holds it: "
+                             f"the table is not a table of every class; {self.rebuild_command()}")
         data = table.slice(row, 1).to_pylist()[0]
         rep = c.hand
 
-        def user(code: int) -> str:
+        def choice(code: int, ev: float, exact: Fraction | None = None) -> Choice:
             o = action_option(code, rep)
-            return replace(o, throw=tuple(c.to_user(list(o.throw)))).label
+            thrown = set(c.to_user(list(o.throw)))
+            return Choice(o.action, tuple(x for x in hand if x in thrown), float(ev), exact)  # in the hand's order
 
-        options = []
+        best_exact = None if self.compact else Fraction(data["best_num"], data["best_den"])
+        options = [choice(data["best"], data["best_ev"], best_exact), choice(data["second"], data["second_ev"])]
         if not self.compact:
-            options = [("fold", -1.0), ("bet", data["bet"])]
-            if data["sixth"] is not None and not np.isnan(data["sixth"]):
-                options.append(("sixth card", data["sixth"]))
-            for mask in range(1, 32):
-                v = data[EXCHANGE_COLUMNS[mask - 1]]
-                if v is not None and not np.isnan(v):
-                    options.append((user(2 + mask), v))
-            options.sort(key=lambda o: -o[1])
-        best_ev = data["best_ev"] if self.compact else Fraction(data["best_num"], data["best_den"])
-        return Answer(tuple(hand), up_card, key, data["weight"], user(data["best"]), best_ev,
-                      user(data["second"]), data["second_ev"], data["insurance"], tuple(options))
+            others = [(1, data["bet"])] + ([(2, data["sixth"])] if data["sixth"] is not None else [])
+            others += [(2 + mask, data[EXCHANGE_COLUMNS[mask - 1]]) for mask in range(1, 32)]
+            rest = [(code, ev) for code, ev in [(0, -1.0), *others]
+                    if ev is not None and not np.isnan(ev) and code not in (data["best"], data["second"])]
+            options += [choice(code, ev) for code, ev in sorted(rest, key=lambda o: -o[1])]
+        return Answer(tuple(hand), up_card, key, data["weight"], tuple(options), data["insurance"],
+                      None if self.compact else float(data["bet"]))
 
 
-def find_table(rules: Rules, roots: Sequence[Path]) -> Table | None:
-    """A table of these rules in one of ``roots`` (a table directory or a directory of tables)."""
-    for root in roots:
-        candidates = [root] if (root / MANIFEST).is_file() else sorted(p.parent for p in root.glob(f"*/{MANIFEST}"))
-        for directory in candidates:
-            with contextlib.suppress(InputError):
-                table = Table(directory)
-                if table.fingerprint == rules.fingerprint:
-                    return table
-    return None
+def shipped_root() -> Path | None:
+    """The folder of the tables installed with the package (``tables/`` of the source)."""
+    from importlib.resources import files
+
+    try:
+        root = Path(str(files("solver.shipped")))
+    except (ModuleNotFoundError, TypeError):  # pragma: no cover - not installed with its tables
+        return None
+    return root if root.is_dir() else None
 
 
 def default_roots() -> list[Path]:
-    """Where ``rpoker best`` looks for tables: $RPOKER_TABLES, then ./tables."""
-    roots = [Path(os.environ["RPOKER_TABLES"])] if os.environ.get("RPOKER_TABLES") else []
-    return [*roots, Path("tables")]
+    """Where tables are looked for when none is named: ./tables, then the tables installed
+    with the package."""
+    shipped = shipped_root()
+    return [Path("tables"), *([shipped] if shipped is not None else [])]
+
+
+def _candidates(root: Path) -> list[Path]:
+    if (root / MANIFEST).is_file():
+        return [root]
+    return sorted(p.parent for p in root.glob(f"*/{MANIFEST}")) if root.is_dir() else []
+
+
+def locate(rules: Rules, table: Path | str | None = None) -> Table | None:
+    """The strategy table of ``rules``.
+
+    Named by ``table`` (else ``$RPOKER_TABLES``): that directory must exist and hold it (a table
+    directory, or a directory of tables), else an error says what it holds. Not named: the
+    first of ``default_roots`` that holds it, or None. A damaged table is an error as soon as
+    its manifest is read; a damaged candidate that might have been it is named when none is
+    found.
+    """
+    named, option = (table, "--table") if table is not None else (os.environ.get("RPOKER_TABLES"), "$RPOKER_TABLES")
+    if named is not None:
+        root = Path(named)
+        if str(named) == "" or not root.exists():
+            raise InputError(f"{option} {str(named)!r}: no such directory")
+        if (root / MANIFEST).is_file():
+            found = Table(root)
+            found.check_rules(rules)
+            return found
+        others = []
+        for directory in _candidates(root):
+            t = Table(directory)     # damage is an error: the table was named
+            if t.fingerprint == rules.fingerprint:
+                return t
+            others.append(f"{directory.name} ({t.rules_name})")
+        raise InputError(f"no table of the rules {rules.name} ({rules.fingerprint}) in {root}"
+                         + (f": it holds {', '.join(others)}" if others else ""))
+    damaged: list[str] = []
+    for root in default_roots():
+        for directory in _candidates(root):
+            try:
+                t = Table(directory)
+            except InputError as exc:
+                damaged.append(str(exc))
+                continue
+            if t.fingerprint == rules.fingerprint:
+                return t
+    if damaged:
+        raise InputError(f"no table of the rules {rules.name} could be read: {damaged[0]}")
+    return None
+
+
+def where() -> str:
+    """Where ``locate`` looks when no table is named, in words."""
+    return ", ".join(str(p) for p in default_roots())
 
 
 @dataclass(frozen=True)
@@ -697,27 +790,31 @@ class CheckReport:
     rows: int
     weight: int
     spot_checked: int
+    results: int                # shards whose results file is there and verified
 
 
 def check(table: Table, rules: Rules, spot: int = 20, seed: int = 0,
           progress: Callable[[int, int], None] | None = None) -> CheckReport:
     """Verify a complete table: every shard's checksum, the class keys and weights against the
-    enumeration of the classes, and ``spot`` random classes against the deal solver."""
+    enumeration of the classes, every results file listed in the manifest, and ``spot``
+    random classes against the deal solver."""
     import random
+
+    from . import optimal
 
     table.check_rules(rules)
     manifest = table.manifest
     if not table.complete:
         raise InputError(f"the table in {table.directory} is not complete: {len(manifest['shards'])} of "
                          f"{manifest['shards_total']} shards")
+    if not 0 <= spot <= N_CLASSES:
+        raise InputError(f"--spot {spot}: a table has {N_CLASSES:,} classes to spot-check")
     hands, ups, weights = enumerate_classes()
     keys = class_keys(hands, ups)
     shard_rows = int(manifest["shard_rows"])
     total_weight = rows = 0
     for s in range(manifest["shards_total"]):
-        if not _check_shard(table.directory, s, manifest["shards"][str(s)]):
-            raise InputError(f"shard {s} of {table.directory} does not match its checksum")
-        data = table._read(s, ["key", "weight"])
+        data = table.read_shard(s, ["key", "weight"])
         lo, hi = s * shard_rows, min(N_CLASSES, (s + 1) * shard_rows)
         if not (np.array_equal(data.column("key").to_numpy(), keys[lo:hi])
                 and np.array_equal(data.column("weight").to_numpy(), weights[lo:hi])):
@@ -728,12 +825,14 @@ def check(table: Table, rules: Rules, spot: int = 20, seed: int = 0,
             progress(s + 1, manifest["shards_total"])
     if rows != N_CLASSES or total_weight != N_DEALS:
         raise InputError(f"the table has {rows} rows of weight {total_weight}, not {N_CLASSES} of {N_DEALS:,}")
+    counted = optimal.verify_results(table, rules)
     rng = random.Random(seed)
     for k in rng.sample(range(N_CLASSES), spot):
         hand, up = tuple(int(c) for c in hands[k]), int(ups[k])
         answer, solved = table.lookup(hand, up), solve(hand, up, rules)
-        if answer.best_ev != (float(solved.best.ev) if table.compact else solved.best.ev) \
-                or answer.best != solved.best.label:
-            raise InputError(f"class {format_cards(hand)} | {format_cards([up])}: the table says {answer.best} "
-                             f"{answer.best_ev}, the solver {solved.best.label} {solved.best.ev}")
-    return CheckReport(manifest["shards_total"], rows, total_weight, spot)
+        stored = answer.best.ev if table.compact else answer.best.ev_exact
+        if stored != (float(solved.best.ev) if table.compact else solved.best.ev) \
+                or answer.best.label != solved.best.label:
+            raise InputError(f"class {format_cards(hand)} | {format_cards([up])}: the table says {answer.best.label} "
+                             f"{stored}, the solver {solved.best.label} {solved.best.ev}")
+    return CheckReport(manifest["shards_total"], rows, total_weight, spot, counted)

@@ -23,7 +23,7 @@ def small_shard(tmp_path_factory):
 @pytest.mark.parametrize("shard", [2000, 100_000])
 def test_a_shard_played_out_adds_up_to_its_best_evs(small_shard, shard):
     data = optimal.shard_results(small_shard, R, shard)
-    rows = small_shard._read(shard).to_pydict()
+    rows = small_shard.read_shard(shard).to_pydict()
     weight = sum(rows["weight"])
     exact = sum(w * Fraction(n, d) for w, n, d in zip(rows["weight"], rows["best_num"], rows["best_den"]))
     results = {int(x): k for x, k in data["results"].items()}

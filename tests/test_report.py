@@ -156,7 +156,7 @@ def _fake_compact_table(directory, r: rules.Rules, best, best_ev, insurance):
                    "best_ev": best_ev[part], "second": best[part], "second_ev": best_ev[part],
                    "insurance": insurance[part]}
         manifest["shards"][str(s)] = tables._write_shard(directory, s, tables._metadata(r), columns, compact=True)
-    tables._write_manifest(directory, manifest)
+    tables.write_manifest(directory, manifest)
     return weights
 
 
@@ -194,7 +194,8 @@ def test_optimal_play_read_from_a_complete_table(fake_table, tmp_path, monkeypat
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RPOKER_TABLES", raising=False)
-    assert cli._table_play(r, table, False, 1) == play
+    monkeypatch.setattr(tables, "shipped_root", lambda: None)  # the table installed with the package
+    assert cli._table_play(r, str(table), False, 1) == play
     assert cli._table_play(r, None, False, 1) is None
     rows = random.Random(5).sample(range(n), 30)
     figures = report.figures(r, _subset(r, rows)[0], play)
@@ -221,6 +222,7 @@ def test_report_builds_a_missing_table_when_asked(fake_table, tmp_path, monkeypa
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RPOKER_TABLES", raising=False)
+    monkeypatch.setattr(tables, "shipped_root", lambda: None)  # the table installed with the package
     monkeypatch.setattr(cli, "_build", fake_build)
     monkeypatch.setattr(optimal, "compute", lambda table, r, jobs, progress: built.append(table.directory))
     play = cli._table_play(rules.DEFAULT, None, True, 2)
@@ -256,15 +258,15 @@ def test_results_files_make_the_report(fake_table, tmp_path):
     u = optimal.unit(R)
 
     def write(s: int, shift: int = 0) -> None:
-        data = t._read(s, ["weight", "best_ev"])
+        data = t.read_shard(s, ["weight", "best_ev"])
         w, ev = data.column("weight").to_numpy(), data.column("best_ev").to_numpy()
         rounds = int(w.sum()) * u
         high = round((report._exact_float_total(w, ev) / int(w.sum()) + 3) / 13 * rounds) + shift
         results = {"-3": rounds - high, "10": high}
-        optimal.results_path(t, s).write_text(json.dumps({
+        optimal.record(t, {
             "format": "rpoker optimal results", "fingerprint": t.fingerprint, "shard": s,
             "rows": t.manifest["shards"][str(s)]["rows"], "weight": int(w.sum()), "unit": u, "rounds": rounds,
-            "results": results, "bets": rounds, "insured": 0, "insurance": 0, "fees": 0, "bought": 0}))
+            "results": results, "bets": rounds, "insured": 0, "insurance": 0, "fees": 0, "bought": 0})
 
     for s in range(t.manifest["shards_total"]):
         write(s)
@@ -282,8 +284,13 @@ def test_results_files_make_the_report(fake_table, tmp_path):
     write(2, shift=10**12 * u)
     with pytest.raises(InputError, match="not the table's"):
         report.table_play(t, R)
-    # a damaged file or one of other rules: that shard is not counted
-    optimal.results_path(t, 2).write_text("{")
+    # a damaged file is refused, naming it; a shard whose results are not listed is not counted
+    write(2)
+    good = optimal.results_path(t, 2).read_bytes()
+    optimal.results_path(t, 2).write_bytes(good.replace(b'"-3": ', b'"-3":  '))
+    with pytest.raises(InputError, match="shard-00002.results.json does not match its SHA-256"):
+        report.table_play(t, R)
+    del t.manifest["results"]["2"]
     play = report.table_play(t, R)
     assert play.results is None and play.results_shards == t.manifest["shards_total"] - 1
     text = report.to_markdown(report.figures(R, counts, play))

@@ -1,0 +1,1 @@
+"""The strategy tables shipped with rpoker, installed as the package data ``solver.shipped``."""
