@@ -350,14 +350,18 @@ def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
                    TextColumn("ETA"), TimeRemainingColumn(), console=_err)
     task: list[TaskID] = []
 
+    live = _err.is_terminal   # a bar on a terminal; in a log, the lines below alone
+
     def progress(done: int, total: int) -> None:
         now = time.monotonic()
-        if not task:
-            bar.start()
-            task.append(bar.add_task(doing, total=total))
+        if not first:
             first.append((now, done))
-        bar.update(task[0], completed=done, total=total)
-        if not _err.is_terminal and (now - last[0] >= 60 or (done == total and done > first[0][1])):
+            if live:
+                bar.start()
+                task.append(bar.add_task(doing, total=total))
+        if live:
+            bar.update(task[0], completed=done, total=total)
+        elif (now - last[0] >= 60 or (done == total and done > first[0][1])):
             last[0] = now
             since, done_then = first[0]
             rate = (done - done_then) / (now - since) if now > since and done > done_then else 0.0

@@ -234,6 +234,18 @@ def figures(rules: Rules, c: Counts, table: TablePlay | None = None) -> dict[str
     return out
 
 
+def report_figures(rules: Rules, table: Table | None = None, jobs: int = 1,
+                   progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Every figure of the report of ``rules`` (as ``figures``): counted over every class, and
+    for rules with exchanges or a sixth card the optimal play of their complete ``table``
+    (``tables.locate`` finds it; without one those figures are left out)."""
+    play = None
+    if table is not None and (rules.exchange or rules.sixth_card):
+        table.check_rules(rules)
+        play = table_play(table, rules)
+    return figures(rules, class_counts(rules, jobs, progress), play)
+
+
 def _pct(x: Fraction) -> str:
     return f"{float(x) * 100:+.9f} %"
 

@@ -745,7 +745,8 @@ def locate(rules: Rules, table: Path | str | None = None) -> Table | None:
     its manifest is read; a damaged candidate that might have been it is named when none is
     found.
     """
-    named, option = (table, "--table") if table is not None else (os.environ.get("RPOKER_TABLES"), "$RPOKER_TABLES")
+    named, option = (table, "--table") if table is not None else (os.environ.get("RPOKER_TABLES") or None,
+                                                                  "$RPOKER_TABLES")
     if named is not None:
         root = Path(named)
         if str(named) == "" or not root.exists():

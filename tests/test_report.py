@@ -141,37 +141,6 @@ def test_exact_float_total_is_the_exact_sum():
     assert report._exact_float_total(weights, values) == exact
 
 
-def _fake_compact_table(directory, r: rules.Rules, best, best_ev, insurance):
-    """A complete compact table of made-up answers (the figures only read them)."""
-    from solver import classes, tables
-
-    hands, ups, weights = enumerate_classes()
-    rows = tables.SHARD_ROWS * 16
-    directory.mkdir()
-    manifest = {**tables._new_manifest(r, rows), "compact": True}
-    keys = classes.class_keys(hands, ups)
-    for s in range(manifest["shards_total"]):
-        part = slice(s * rows, (s + 1) * rows)
-        columns = {"key": keys[part], "weight": weights[part].astype(np.int32), "best": best[part],
-                   "best_ev": best_ev[part], "second": best[part], "second_ev": best_ev[part],
-                   "insurance": insurance[part]}
-        manifest["shards"][str(s)] = tables._write_shard(directory, s, tables._metadata(r), columns, compact=True)
-    tables.write_manifest(directory, manifest)
-    return weights
-
-
-@pytest.fixture(scope="module")
-def fake_table(tmp_path_factory):
-    rng = np.random.default_rng(4)
-    n = len(enumerate_classes()[0])
-    best = rng.integers(0, 34, n).astype(np.uint8)
-    best_ev = rng.normal(-0.05, 1, n)
-    insurance = rng.integers(0, 3, n).astype(np.uint8)
-    directory = tmp_path_factory.mktemp("fake") / "t"
-    weights = _fake_compact_table(directory, rules.DEFAULT, best, best_ev, insurance)
-    return directory, weights, best, best_ev, insurance
-
-
 def test_optimal_play_read_from_a_complete_table(fake_table, tmp_path, monkeypatch):
     from solver import tables
 
@@ -245,7 +214,7 @@ def test_strategy_chart_from_a_table(fake_table, tmp_path):
     assert path.name == "strategy-russian.png" and path.stat().st_size > 10_000
 
 
-def test_results_files_make_the_report(fake_table, tmp_path):
+def test_results_files_make_the_report(fake_table, write_fake_results, tmp_path):
     """Made-up results of every shard (each shard's EV that of its rows, results -3 and +10 only)
     are summed, checked against the table (the fingerprint, the rows, the EV) and give the
     report's optimal play."""
@@ -258,15 +227,7 @@ def test_results_files_make_the_report(fake_table, tmp_path):
     u = optimal.unit(R)
 
     def write(s: int, shift: int = 0) -> None:
-        data = t.read_shard(s, ["weight", "best_ev"])
-        w, ev = data.column("weight").to_numpy(), data.column("best_ev").to_numpy()
-        rounds = int(w.sum()) * u
-        high = round((report._exact_float_total(w, ev) / int(w.sum()) + 3) / 13 * rounds) + shift
-        results = {"-3": rounds - high, "10": high}
-        optimal.record(t, {
-            "format": "rpoker optimal results", "fingerprint": t.fingerprint, "shard": s,
-            "rows": t.manifest["shards"][str(s)]["rows"], "weight": int(w.sum()), "unit": u, "rounds": rounds,
-            "results": results, "bets": rounds, "insured": 0, "insurance": 0, "fees": 0, "bought": 0})
+        write_fake_results(t, s, shift)
 
     for s in range(t.manifest["shards_total"]):
         write(s)

@@ -1,0 +1,16 @@
+"""Stubs of the dealer-counting kernel (``ext/_dealer.pyx``)."""
+
+from typing import Any
+
+import numpy as np
+
+def clear_shared() -> None: ...
+def shared_state() -> dict[str, int]: ...
+def situation(final: np.ndarray, up: int, known: np.ndarray, settings: dict[str, int],
+              p: int) -> tuple[int, ...]: ...
+def solve(hand: np.ndarray, up: int, dead: np.ndarray, settings: dict[str, int], p5: np.ndarray,
+          paytable: np.ndarray, second_on: bool, new_rank: bool, exchange_counts: tuple[int, ...],
+          forced_counts: tuple[int, ...], sixth_on: bool, card_by_card: bool = False,
+          bound_counts: tuple[int, ...] = (), wanted: int = 0xFFFFFFFF, dist: bool = False) -> dict[str, Any]: ...
+def bet_counts(hands: np.ndarray, up_cards: np.ndarray, settings: dict[str, int], p5: np.ndarray,
+               out: np.ndarray) -> None: ...
