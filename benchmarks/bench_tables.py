@@ -101,7 +101,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=3, help="timed runs (new windows each time)")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--full", action="store_true", help="time the full table (every option's EV), not the compact one")
+    parser.add_argument("--full", action="store_true",
+                        help="time the full table (every option's EV), not the compact one")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     hands, ups, _ = enumerate_classes()
@@ -117,7 +118,8 @@ def main() -> None:
             print(f"run {run + 1}, {jobs} worker(s): {rates[jobs]:.1f} classes/s ({rates[jobs] / jobs:.1f} per core); "
                   f"ms per class by window {', '.join(f'{x:.1f}' for x in per_class)}", flush=True)
         hours.append(N_CLASSES / rates[args.jobs] / 3600)
-    print(f"projected build of the whole {kind} table with {args.jobs} workers: median {statistics.median(hours):.2f} h "
+    print(f"projected build of the whole {kind} table with {args.jobs} workers: "
+          f"median {statistics.median(hours):.2f} h "
           f"over {args.repeats} runs ({', '.join(f'{h:.2f}' for h in hours)})")
     print(f"peak memory of a build worker {peak / 2**20:.0f} MB")
     _time_queries(rng, hands, ups)

@@ -61,7 +61,8 @@ def class_keys(hands: np.ndarray, up_cards: np.ndarray) -> np.ndarray:
     >>> int(class_keys(np.array([parse_cards("2c 2d 2h 2s 3c")], np.uint8), np.array([parse_card("3d")]))[0])
     7340708752186373
     """
-    return (rank_keys(hands, up_cards) * 52 ** 5 + _hand_keys(hands)) * 52 + up_cards.astype(np.int64)
+    keys: np.ndarray = (rank_keys(hands, up_cards) * 52 ** 5 + _hand_keys(hands)) * 52 + up_cards.astype(np.int64)
+    return keys
 
 
 @dataclass(frozen=True)

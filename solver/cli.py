@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -26,8 +26,7 @@ try:  # Typer vendors its own click from 0.2x on
 except ImportError:  # pragma: no cover - an older Typer, over click itself
     import click  # type: ignore[no-redef]
 
-from . import __version__
-from . import report_deal
+from . import __version__, report_deal
 from . import rules as rules_mod
 from . import tables as tables_mod
 from .cards import parse_card, parse_cards
@@ -61,9 +60,10 @@ class _Group(TyperGroup):
             fail("out of memory")
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+             complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
         try:
-            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            result = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
             code = result if isinstance(result, int) else 0
         except click.exceptions.UsageError as exc:  # one line, not Typer's box
             if type(exc).__name__ == "NoArgsIsHelpError" and exc.ctx is not None:  # a bare group: its help
@@ -112,10 +112,10 @@ RulesOption = Annotated[
     str, typer.Option("--rules", "-r", help="Preset (russian, caribbean, oasis) or a TOML rules file.")
 ]
 TableOption = Annotated[
-    Optional[str], typer.Option("--table", "-t", help="A table directory, or a directory of tables "
+    str | None, typer.Option("--table", "-t", help="A table directory, or a directory of tables "
                                 "(default: $RPOKER_TABLES, else ./tables and the tables installed with rpoker).")
 ]
-OutOption = Annotated[Optional[str], typer.Option("--out", "-o", help="Output directory.")]
+OutOption = Annotated[str | None, typer.Option("--out", "-o", help="Output directory.")]
 
 
 def _say(message: str) -> None:
@@ -130,7 +130,7 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _out_dir(value: Optional[str], default: Path) -> Path:
+def _out_dir(value: str | None, default: Path) -> Path:
     """An --out option: an empty one is refused (it is not the current folder)."""
     if value is None:
         return default
@@ -139,7 +139,7 @@ def _out_dir(value: Optional[str], default: Path) -> Path:
     return Path(value)
 
 
-def _located(r: rules_mod.Rules, table: Optional[str]) -> tables_mod.Table:
+def _located(r: rules_mod.Rules, table: str | None) -> tables_mod.Table:
     """The table of ``r`` that a command needs: named, or found; an error when there is none."""
     found = tables_mod.locate(r, table)
     if found is None:
@@ -220,7 +220,8 @@ def returns(
     cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "Jh Jd 8c 5s 2d".')],
     up: UpOption,
     play: Annotated[str, typer.Option(
-        "--play", "-p", help='The option: best, fold, bet, sixth, or the cards to exchange, e.g. "8c 5s 2d".')] = "best",
+        "--play", "-p", help='The option: best, fold, bet, sixth, or the cards to exchange, e.g. "8c 5s 2d".'
+    )] = "best",
     dead: DeadOption = "",
     rules: RulesOption = "russian",
     as_json: JsonOption = False,
@@ -301,14 +302,14 @@ def _print_answer(table: tables_mod.Table, answer: tables_mod.Answer, r: rules_m
 @tables_app.command("build")
 def tables_build(
     rules: RulesOption = "russian",
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Table directory (default: tables/<rules>, "
+    out: Annotated[str | None, typer.Option("--out", "-o", help="Table directory (default: tables/<rules>, "
                                                "tables/<rules>-compact with --compact).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes (loky; dask "
                                       "without --scheduler: of a local cluster).")] = 1,
     backend: Annotated[str, typer.Option("--backend", help="loky (this machine) or dask (a cluster).")] = "loky",
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address "
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address "
                                                      "(with --backend dask).")] = None,
-    shards: Annotated[Optional[str], typer.Option("--shards", help="Only these shards, e.g. 0-3,7.")] = None,
+    shards: Annotated[str | None, typer.Option("--shards", help="Only these shards, e.g. 0-3,7.")] = None,
     compact: Annotated[bool, typer.Option("--compact", help="Only the columns of the compact table "
                                           "(best, runner-up, insurance): the table to ship.")] = False,
     shard_rows: Annotated[int, typer.Option("--shard-rows", hidden=True)] = tables_mod.SHARD_ROWS,
@@ -321,8 +322,8 @@ def tables_build(
     _build(r, directory, jobs, backend, scheduler, shard_rows, chosen, compact)
 
 
-def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky", scheduler: Optional[str] = None,
-           shard_rows: int = tables_mod.SHARD_ROWS, chosen: Optional[list[int]] = None, compact: bool = False) -> None:
+def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky", scheduler: str | None = None,
+           shard_rows: int = tables_mod.SHARD_ROWS, chosen: list[int] | None = None, compact: bool = False) -> None:
     """A table build with a progress bar."""
     with _progress("solving", "classes") as progress:
         report = tables_mod.build(r, directory, jobs, backend, scheduler, shard_rows, chosen, progress,
@@ -341,7 +342,14 @@ def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
     from the first report of work, so that a request refused at once prints its error alone.
     The remaining time is projected from the rate since the first report (which leaves out the
     start-up). An interrupted run (Ctrl-C) says how to go on and exits with 130."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     start = time.monotonic()
     first: list[tuple[float, int]] = []   # when the first report came, and what was done then
@@ -439,7 +447,7 @@ def tables_results(
 @tables_app.command("compact")
 def tables_compact(
     table: TableOption = None,
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Directory of the compact table "
+    out: Annotated[str | None, typer.Option("--out", "-o", help="Directory of the compact table "
                                                "(default: tables/<rules>-compact).")] = None,
     rules: RulesOption = "russian",
 ) -> None:
@@ -473,8 +481,8 @@ def tables_query(
 @app.command()
 def report(
     rules: RulesOption = "russian",
-    vs: Annotated[Optional[str], typer.Option("--vs", help="Other rules to compare with (preset or file).")] = None,
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Directory for report.md, report.json "
+    vs: Annotated[str | None, typer.Option("--vs", help="Other rules to compare with (preset or file).")] = None,
+    out: Annotated[str | None, typer.Option("--out", "-o", help="Directory for report.md, report.json "
                                                "and the charts (default: reports/<rules>).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes.")] = 1,
     table: TableOption = None,
@@ -512,7 +520,7 @@ def report(
     _err.print(f"written: {directory}/report.md, report.json and the charts", highlight=False)
 
 
-def _table_play(r: rules_mod.Rules, table: Optional[str], build: bool, jobs: int) -> Optional[TablePlay]:
+def _table_play(r: rules_mod.Rules, table: str | None, build: bool, jobs: int) -> TablePlay | None:
     """The optimal play of rules with options from their complete table (built with ``build``)."""
     from . import report as report_mod
 
@@ -520,11 +528,13 @@ def _table_play(r: rules_mod.Rules, table: Optional[str], build: bool, jobs: int
         return None  # counted exactly without a table
     found = tables_mod.locate(r, table)
     if build and (found is None or not found.complete):
-        directory = found.directory if found is not None else (Path(table) if table else Path("tables")) / f"{r.name}-compact"
+        root = Path(table) if table else Path("tables")
+        directory = found.directory if found is not None else root / f"{r.name}-compact"
         _build(r, directory, jobs, compact=found.compact if found is not None else True)
         found = tables_mod.Table(directory)
     if found is None or not found.complete:
-        where = f"{found.directory} holds {len(found.manifest['shards'])} of its {found.manifest['shards_total']} shards" \
+        where = f"{found.directory} holds {len(found.manifest['shards'])} of its " \
+            f"{found.manifest['shards_total']} shards" \
             if found is not None else "no table found in " + tables_mod.where()
         _err.print(f"{r.name}: optimal play needs the complete strategy table ({where}); left out. "
                    "Build it with `rpoker tables build --compact` or `rpoker report --build`.", highlight=False)

@@ -19,13 +19,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import numpy as np
 
 from . import _brute, _dealer, _eval
 from .cards import Card, check_disjoint, format_cards
-from .classes import rank_order
 from .category import AK
+from .classes import rank_order
 from .errors import InputError
 from .hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, paytable_array
 from .returns import Returns, insurance_size
@@ -164,7 +165,8 @@ def _check_final(final: Sequence[Card], thrown: Sequence[Card], rules: Rules) ->
 
 
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
-            sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF, dist: bool = False) -> dict:
+            sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF,
+            dist: bool = False) -> dict[str, Any]:
     return _dealer.solve(
         np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_settings(rules),
         payout_by_strength(rules), paytable_array(rules), rules.second_combination, rules.second_rule == "new_rank",
@@ -172,7 +174,8 @@ def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules
     )
 
 
-def _exchanges(hand: tuple[Card, ...], rules: Rules, values: dict[int, tuple[int, int]]) -> dict[tuple[Card, ...], Fraction]:
+def _exchanges(hand: tuple[Card, ...], rules: Rules,
+               values: dict[int, tuple[int, int]]) -> dict[tuple[Card, ...], Fraction]:
     """The kernel's exchange numerators by discard mask as EVs by the cards thrown (fees in)."""
     out = {}
     for mask, (num, den) in values.items():
@@ -241,7 +244,7 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
     """
     hand, dead = tuple(hand), tuple(dead)
     _check(hand, up_card, dead, rules)
-    bounded = [k for k in rules.exchange_counts if k in BOUNDED_COUNTS] if leading else []
+    bounded = [k for k in rules.exchange_counts if k in BOUNDED_COUNTS] if leading is not None else []
     raw = _kernel(hand, up_card, dead, rules, [k for k in rules.exchange_counts if k not in bounded],
                   rules.sixth_card, bounded)
     p5 = payout_by_strength(rules)
@@ -259,13 +262,14 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
                 for mask, (num, den) in raw["exchange_bound"].items()}
         waiting = [mask for _, mask in sorted(zip((-v for v in _scaled(most.values())), most))]
         for first in (leading, len(waiting)):
-            nth = _nth_best([o.ev for o in options], leading)
+            nth = _nth_best([o.ev for o in options], leading or 1)
             needed = [mask for mask in waiting[:first] if most[mask] >= nth]
             waiting = waiting[first:]
             if needed:
                 counts = sorted({mask.bit_count() for mask in needed})
                 exact = _kernel(hand, up_card, dead, rules, counts, False, wanted=sum(1 << mask for mask in needed))
-                options += [Option("exchange", ev, throw) for throw, ev in _exchanges(hand, rules, exact["exchange"]).items()]
+                options += [Option("exchange", ev, throw)
+                            for throw, ev in _exchanges(hand, rules, exact["exchange"]).items()]
     # best first; among equal EVs the simpler action first (fold, bet, sixth card, fewer cards)
     order = {"fold": 0, "bet": 1, "sixth_card": 2, "exchange": 3}
     keys = [(-ev, order[o.action], len(o.throw), sorted(o.throw), i)
@@ -331,9 +335,9 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option, rules: R
         raw = _kernel(hand, up_card, dead, rules, (), False)
         n, win, tie, lose, nq, _, den, *split = raw["bet"]
         strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
-        p = int(payout_by_strength(rules)[strength])
-        size = insurance_size(np.full(1, strength), np.full(1, p), win, tie, nq, settings)
-        folded, rows, fee = 0, {2 * p + int(size[0] > 0): (win, tie, lose, nq, *split)}, 0
+        pay = int(payout_by_strength(rules)[strength])
+        insured = insurance_size(np.full(1, strength), np.full(1, pay), win, tie, nq, settings)
+        folded, rows, fee = 0, {2 * pay + int(insured[0] > 0): (win, tie, lose, nq, *split)}, 0
     else:
         if option.action == "sixth_card":
             if not rules.sixth_card:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _eval, rules
-from .cards import Card, RANK_NAMES, format_cards
+from .cards import RANK_NAMES, Card, format_cards
 from .category import LABELS, STRAIGHT, STRAIGHT_FLUSH
 from .errors import InputError
 

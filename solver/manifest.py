@@ -67,7 +67,7 @@ def matches(path: Path, entry: dict[str, Any]) -> bool:
         data = path.read_bytes()
     except OSError:
         return False
-    return len(data) == entry["bytes"] and sha256(data) == entry["sha256"]
+    return bool(len(data) == entry["bytes"] and sha256(data) == entry["sha256"])
 
 
 def _shard_count(shard_rows: int) -> int:
@@ -115,12 +115,14 @@ def read_manifest(directory: Path, schema_version: int) -> dict[str, Any]:
     path = Path(directory) / MANIFEST
     if not path.is_file():
         raise InputError(f"no strategy table in {directory} (no {MANIFEST})")
+    manifest: Any = None
+    problem: str | None
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise InputError(f"cannot read the table manifest {path}: {exc.strerror}") from None
     except ValueError as exc:  # not JSON, or not UTF-8
-        manifest, problem = None, f"it is not valid JSON ({str(exc)[:80]})"
+        problem = f"it is not valid JSON ({str(exc)[:80]})"
     else:
         problem = _problem(manifest)
         if problem is None and manifest.get("schema_version") != schema_version:
@@ -129,7 +131,8 @@ def read_manifest(directory: Path, schema_version: int) -> dict[str, Any]:
     if problem is not None:
         raise InputError(f"damaged table manifest {path}: {problem}; nothing of the table is read — "
                          "build the table again into a new directory")
-    return manifest
+    checked: dict[str, Any] = manifest
+    return checked
 
 
 def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
@@ -138,7 +141,7 @@ def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
     write_atomic(Path(directory) / MANIFEST, lambda p: p.write_text(text, encoding="utf-8"))
 
 
-def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
     """Write a file under a temporary name, flush it to disk and rename it: readers see the
     old file or the whole new one. A full disk is reported as such (what was finished stays)."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")

@@ -28,9 +28,9 @@ from . import __version__, _eval
 from .classes import N_CLASSES, enumerate_classes, rank_order
 from .deal import bet_counts, kernel_settings, option_returns, payout_by_strength
 from .errors import InputError
+from .manifest import file_entry, writable_directory, write_atomic, write_manifest, writing
 from .returns import Returns, bets_returns
 from .rules import Rules
-from .manifest import file_entry, writable_directory, write_atomic, write_manifest, writing
 from .tables import Plan, Table, action_option, read_manifest
 
 SUFFIX = ".results.json"
@@ -114,7 +114,8 @@ def _read(table: Table, shard: int, big: int) -> dict[str, Any] | None:
             and data["rounds"] == data["weight"] * big and sum(data["results"].values()) == data["rounds"]):
         raise InputError(f"{path} does not hold the results of this shard of the table in {table.directory}; "
                          + remedy)
-    return data
+    checked: dict[str, Any] = data
+    return checked
 
 
 def _counted(table: Table, shard: int, big: int) -> bool:
@@ -177,9 +178,10 @@ def table_results(table: Table, rules: Rules) -> tuple[Returns | None, int]:
     """The results of optimal play over every class (None unless every shard has its file),
     and how many shards have theirs; a damaged file is an error."""
     big = unit(rules)
-    parts = [_read(table, s, big) for s in range(table.manifest["shards_total"])]
-    have = sum(p is not None for p in parts)
-    if have < len(parts) or sum(p["rows"] for p in parts if p) != N_CLASSES:
+    read = [_read(table, s, big) for s in range(table.manifest["shards_total"])]
+    parts = [p for p in read if p is not None]
+    have = len(parts)
+    if have < len(read) or sum(p["rows"] for p in parts) != N_CLASSES:
         return None, have
     results: dict[int, int] = {}
     for p in parts:

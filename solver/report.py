@@ -32,15 +32,25 @@ from typing import Any
 
 import numpy as np
 
-from . import _eval
-from .category import AK, CATEGORIES, FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, PAIR, ROYAL_FLUSH, STRAIGHT
-from .category import STRAIGHT_FLUSH, THREE_OF_A_KIND, TWO_PAIR
+from . import _eval, optimal
+from .category import (
+    AK,
+    CATEGORIES,
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    PAIR,
+    ROYAL_FLUSH,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+)
 from .classes import N_DEALS, enumerate_classes, rank_order
 from .deal import bet_counts, kernel_settings, payout_by_strength
 from .errors import InputError
 from .hand import STRENGTH_CATEGORY
 from .report_deal import fraction_json
-from . import optimal
 from .returns import Returns, bets_returns
 from .rules import Rules
 from .tables import Table
@@ -190,7 +200,8 @@ def table_play(table: Table, rules: Rules | None = None) -> TablePlay:
 def optimal_bet(c: Counts) -> np.ndarray:
     """Bet where the bet (with its best insurance and buy) beats folding."""
     n, den, value = c.counts[:, 0], c.counts[:, 6], c.counts[:, 7]
-    return value > -n * den
+    bet: np.ndarray = value > -n * den
+    return bet
 
 
 def bonus_return(rules: Rules) -> dict[str, Any]:
@@ -266,7 +277,8 @@ def to_json(f: dict[str, Any]) -> dict[str, Any]:
     def play(t: TablePlay) -> dict[str, Any]:
         return {"table": t.table, "ev_per_ante": frac(t.ev), "house_edge": frac(-t.ev), "error_bound": t.error,
                 "weighted_best_ev_total": frac(t.total), "deals": N_DEALS,
-                "first_action": {k: {"deals": v, "share": frac(Fraction(v, N_DEALS))} for k, v in t.first_action.items()},
+                "first_action": {k: {"deals": v, "share": frac(Fraction(v, N_DEALS))}
+                                 for k, v in t.first_action.items()},
                 "bet_insured": {"deals": t.insured, "share": frac(Fraction(t.insured, N_DEALS))},
                 "results_shards": t.results_shards}
 
@@ -302,11 +314,16 @@ def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
         cells = [fmt(v) if v is not None else _missing_results(s["table_play"]) if s.get("table_play")
                  else "needs the strategy table" for v, s in zip(vals, sets)]
         if other:
-            cells.append(fmt(vals[1] - vals[0]) if None not in vals else "")
+            a, b = vals
+            cells.append(fmt(b - a) if a is not None and b is not None else "")
         lines.append(row(label, cells))
 
-    opt = lambda s: s["optimal"]  # noqa: E731
-    played = lambda s: s.get("table_play")  # noqa: E731
+    def opt(s: dict[str, Any]) -> Any:
+        return s["optimal"]
+
+    def played(s: dict[str, Any]) -> Any:
+        return s.get("table_play")
+
     add("house edge, optimal play", lambda s: -opt(s).ev if opt(s) else -played(s).ev if played(s) else None, _pct)
     add("element of risk, optimal play", lambda s: opt(s).element_of_risk if opt(s) else None, _pct)
     add("average total wager (antes)", lambda s: opt(s).average_wager if opt(s) else None, lambda x: f"{float(x):.9f}")
@@ -320,7 +337,7 @@ def to_markdown(f: dict[str, Any], other: dict[str, Any] | None = None) -> str:
                      [str(opt(s).total) if opt(s) else "-" for s in sets] + ([""] if other else [])))
     add("house edge, closed box", lambda s: -s["closed_box"].ev, _pct)
     for i, strat in enumerate(f["fixed"]):
-        add(f"house edge, {strat.name}", lambda s, i=i: -s["fixed"][i].ev, _pct)
+        add(f"house edge, {strat.name}", lambda s, i=i: -s["fixed"][i].ev, _pct)  # type: ignore[misc]
     add("bonus side bet: house edge", lambda s: -s["bonus"]["ev"], _pct)
     for s in sets:
         t = s.get("table_play")
@@ -447,13 +464,14 @@ def table_chart(name: str, labels: list[str], deals: np.ndarray, directory: Any)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Rectangle
 
     from .cards import RANK_NAMES
 
     total = deals.sum(axis=2)
     top = deals.argmax(axis=2)
     share = np.divide(deals.max(axis=2), total, out=np.zeros(total.shape), where=total > 0)
-    colours = plt.get_cmap("tab10").colors[:len(FIRST_ACTIONS)]
+    colours = [plt.get_cmap("tab10")(k) for k in range(len(FIRST_ACTIONS))]
     fig, ax = plt.subplots(figsize=(9, 11))
     ax.imshow(np.where(total > 0, top, np.nan), cmap=ListedColormap(colours), vmin=-0.5,
               vmax=len(FIRST_ACTIONS) - 0.5, aspect="auto", alpha=None)
@@ -462,8 +480,8 @@ def table_chart(name: str, labels: list[str], deals: np.ndarray, directory: Any)
     ax.set_yticks(range(len(labels)), labels, fontsize=7)
     ax.set_xlabel("dealer's up-card")
     ax.set_title(f"{name}: most frequent best first action (paler: a smaller share of the cell)")
-    ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=c) for c in colours], labels=list(FIRST_ACTIONS),
-              loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
+    ax.legend(handles=[Rectangle((0, 0), 1, 1, color=c) for c in colours], labels=list(FIRST_ACTIONS),
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     fig.tight_layout()
     path = directory / f"strategy-{name}.png"
     fig.savefig(path, dpi=110, metadata={"Software": None})

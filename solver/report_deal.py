@@ -146,7 +146,8 @@ def after_text(b: BetValue, hand: HandValue, rules: Rules) -> str:
     decision = "bet" if b.ev > -1 else "fold"
     return "\n".join([
         f"hand {format_cards(hand.cards)}: {hand.category_label}, P = {hand.payout}",
-        f"bet:  EV {_ev(b.ev)}" + (f" (insured {b.insurance_size}; {_ev(b.no_insurance)} without)" if b.insurance_size else ""),
+        f"bet:  EV {_ev(b.ev)}"
+        + (f" (insured {b.insurance_size}; {_ev(b.no_insurance)} without)" if b.insurance_size else ""),
         f"fold: EV {_ev(Fraction(-1))}",
         f"best: {decision}",
         insurance_advice(b, _may_insure(rules, hand)),

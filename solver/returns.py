@@ -19,6 +19,7 @@ strategy (``report.Strategy``) with its EV, standard deviation and rates.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -97,7 +98,7 @@ class Returns:
 
     def std(self) -> float:
         second = Fraction(sum(r * r * k for r, k in self.results.items()), self.rounds)
-        return float(second - self.ev ** 2) ** 0.5
+        return math.sqrt(float(second - self.ev ** 2))
 
     @property
     def average_wager(self) -> Fraction:

@@ -43,21 +43,32 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from . import __version__
+from . import __version__, _eval
 from .cards import Card, check_disjoint, format_cards
 from .classes import N_CLASSES, N_DEALS, canonical, class_keys, enumerate_classes, rank_keys, rank_order
-from . import _eval
 from .deal import BetValue, Option, bet_counts, kernel_settings, payout_by_strength, solve
-from .hand import STRENGTH_CATEGORY
 from .errors import InputError, shown
-from .manifest import CHECKSUM, FORMAT, MANIFEST, MAX_SHARD_ROWS, file_entry, matches, sha256, writable_directory, write_atomic, write_manifest, writing
+from .hand import STRENGTH_CATEGORY
+from .manifest import (
+    CHECKSUM,
+    FORMAT,
+    MANIFEST,
+    MAX_SHARD_ROWS,
+    file_entry,
+    matches,
+    sha256,
+    writable_directory,
+    write_atomic,
+    write_manifest,
+    writing,
+)
 from .manifest import read_manifest as _read_manifest
 from .rules import PRESETS, Rules
 
@@ -248,7 +259,7 @@ def _save_chunk(directory: Path, start: int, rows: np.ndarray, columns: dict[str
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as f:
-            np.savez(f, **arrays, sha256=_arrays_digest(arrays))
+            np.savez(f, sha256=_arrays_digest(arrays), **arrays)  # type: ignore[arg-type]  # numpy's stub
 
     path = _chunk_path(directory, start)
     path.parent.mkdir(exist_ok=True)
@@ -380,7 +391,8 @@ def _build(rules: Rules, directory: Path, jobs: int, backend: str, plan: Plan,
     filled = dict.fromkeys(todo, 0)
 
     def chunk(start: int) -> np.ndarray:
-        return chunks[start]
+        rows: np.ndarray = chunks[start]
+        return rows
 
     def take(rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
         shard_of = rows // shard_rows
@@ -535,9 +547,10 @@ def _backend(backend: str, scheduler: str | None, jobs: int) -> Iterator[None]:
         yield
         return
     try:
-        from dask.distributed import Client
+        from dask.distributed import Client as _Client
     except ImportError:
         raise InputError("the dask backend needs dask.distributed: pip install 'dask[distributed]'") from None
+    Client: Any = _Client   # untyped
     try:
         client = Client(scheduler, timeout="20s") if scheduler else \
             Client(processes=True, n_workers=jobs, threads_per_worker=1)
@@ -614,7 +627,7 @@ class Table:
 
     @property
     def complete(self) -> bool:
-        return len(self.manifest["shards"]) == self.manifest["shards_total"]
+        return bool(len(self.manifest["shards"]) == self.manifest["shards_total"])
 
     def check_rules(self, rules: Rules) -> None:
         if rules.fingerprint != self.fingerprint:
@@ -670,7 +683,7 @@ class Table:
         for first, s in reversed(self._first):
             if key >= first:
                 if key <= self.manifest["shards"][str(s)]["last_key"]:
-                    return s
+                    return int(s)
                 break
         raise MissingShard(f"the shard of this deal's class is missing from the table in {self.directory} "
                            f"({len(self.manifest['shards'])} of {self.manifest['shards_total']} shards built); "

@@ -146,7 +146,8 @@ def test_oasis_fees_and_forced_bet():
         assert s.option("exchange", throw).ev == ref.exchange(hand, up, throw, o)
     # switching five forces the bet: the 5-card option equals -1 plus the average bet, never floored
     forced = solve(hand, up, o.replace(exchange_min=5, exchange_max=5)).option("exchange", hand).ev
-    free = solve(hand, up, o.replace(exchange_min=5, exchange_max=5, exchange_forces_bet=())).option("exchange", hand).ev
+    unforced = o.replace(exchange_min=5, exchange_max=5, exchange_forces_bet=())
+    free = solve(hand, up, unforced).option("exchange", hand).ev
     assert forced < free
 
 

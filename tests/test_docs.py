@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ["solver.cards", "solver.rules", "solver.hand", "solver.reference.hand", "solver.deal", "solver.classes",
+MODULES = ["solver", "solver.errors", "solver.manifest", "solver.cards", "solver.rules", "solver.hand", "solver.reference.hand", "solver.deal", "solver.classes",
            "solver.returns"]
 
 

@@ -14,8 +14,6 @@ from solver.category import CATEGORIES
 from solver.hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, payouts, strengths
 from solver.reference import hand as ref
 
-
-
 NEW_RANK = rules.DEFAULT.replace(second_rule="new_rank")
 
 

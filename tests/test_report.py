@@ -9,10 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from solver import _eval, optimal, report, rules, tables
-from solver.errors import InputError
 from solver.classes import enumerate_classes, rank_order
 from solver.cli import app
 from solver.deal import bet_counts, bet_value, kernel_settings, payout_by_strength
+from solver.errors import InputError
 from solver.hand import STRENGTH_CATEGORY
 from solver.reference import deal as ref
 from solver.reference.deal import unseen
@@ -127,7 +127,7 @@ def test_comparison_of_two_rule_sets():
     fb = report.figures(b, _subset(b, rows)[0])
     text = report.to_markdown(fa, fb)
     assert "| figure | caribbean | caribbean+custom | difference |" in text
-    line = next(l for l in text.splitlines() if l.startswith("| house edge, optimal play |"))
+    line = next(x for x in text.splitlines() if x.startswith("| house edge, optimal play |"))
     cells = [float(c.strip().rstrip(" %")) for c in line.split("|")[2:5]]
     assert cells[2] == pytest.approx(cells[1] - cells[0], abs=1e-8)
     assert json.dumps(report.to_json(fb))  # JSON-ready

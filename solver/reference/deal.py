@@ -93,7 +93,7 @@ def bet_results(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Ru
     p = ref_hand.payout(final, rules)
     qualifier = int(np.argmax(STRENGTH_CATEGORY >= rules.qualifier_category))
     if size is None:
-        size = bet_values(final, up, deck, rules)["size"]
+        size = int(bet_values(final, up, deck, rules)["size"])
     return _brute.results(np.asarray(deck, dtype=np.uint8), up, player, p,
                           rules.buy_game and int(STRENGTH_CATEGORY[player]) >= 1, qualifier,
                           int(rules.ante_on_win == "paid"), rules.buy_game_fee, rules.buy_redraws, int(size),
@@ -121,7 +121,7 @@ def option_results(hand: Sequence[Card], up: Card, rules: Rules, action: str, th
     rounds = 0
     for final, rest in finals:
         values = bet_values(final, up, rest, rules)
-        bet = bet_results(final, up, rest, rules, values["size"])
+        bet = bet_results(final, up, rest, rules, int(values["size"]))
         n = sum(bet.values())
         if not forced and values["ev"] < -1:
             bet = {-1: n}
