@@ -12,7 +12,7 @@ costs little):
 (True, 0)
 >>> r = solver.load_rules("caribbean")               # a preset or a TOML rules file
 >>> round(float(solver.solve(hand, up, r).best.ev), 9)
-0.087109722
+0.455954898
 >>> table = solver.locate_table(solver.DEFAULT_RULES)    # the table installed with rpoker
 >>> answer = table.lookup(hand, up)                  # read, not solved, in your own suits
 >>> answer.best.label, answer.best.ev == float(s.best.ev)
