@@ -31,7 +31,7 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t,
 from libc.stdlib cimport malloc, calloc, free, abort
 from libc.string cimport memcpy, memmove, memcmp, memset
 from solver._eval cimport EvalTables, tables, eval5, eval6, payout_detail, next_subset, N_STRENGTH
-from solver._settle cimport Settings, settle, falling
+from solver._settle cimport Settings, falling, win_pay
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
@@ -41,7 +41,8 @@ DEF N_MULTI = 1820      # multisets of four ranks
 DEF N_DISTINCT = 715    # sets of four distinct ranks
 DEF MAX_FLUSH = 495     # four-card subsets of the 12 unseen cards of one suit
 DEF MAX_SLOTS = 2048
-DEF N_COUNTS = 11       # a bet's counts (_value): n, win, tie, lose, nq, excess, den, the buy's split
+DEF N_COUNTS = 13       # a bet's counts (_value): n, win, tie, lose, nq, excess, den, the buy's split,
+                        # the insurance taken and the buy's excess with it
 DEF MS_PLANS = 20       # buy plans of one multiset: (band, payout) of 10 discards, flush or not
 
 cdef int BINOM[6][6]
@@ -641,9 +642,11 @@ cdef int _most_won(const Deal* D, int player) noexcept nogil:
     return most
 
 
-cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int p,
+cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int64_t pay,
                      RankPlan* R, int most_won=-1) noexcept nogil:
-    """Fill ``R`` (its keys and entries: room for D.n_buyable) for the deck's rank counts ``a``.
+    """Fill ``R`` (its keys and entries: room for D.n_buyable) for the deck's rank counts ``a``,
+    a draw that beats the player paying ``pay`` (``win_pay``, or less under the table's maximum
+    when insured: _insured_pay).
 
     E[buy] is at most best_pay times the chance to qualify after the buy: a rank set is kept
     when its plain draws can pay, or when a flush draw with every out of its suit still unseen
@@ -652,7 +655,7 @@ cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize,
     cdef int i, j, k, e, r, top, rho = D.rho, n_thrown = 0, n_other = 0, fe
     cdef int m = ysize - 4
     cdef int64_t threshold = (st.buy_fee + 1) * falling(m, st.redraws + 1)
-    cdef int64_t best_pay = 2 * p + st.win_extra
+    cdef int64_t best_pay = pay
     cdef int64_t count, S, c, v, q, gc, w, tie
     cdef uint16_t h
     cdef const Draws* d
@@ -824,64 +827,178 @@ cdef int64_t _other_suit_delta(const RankPlan* R, const int* a, uint16_t ys_tau,
 
 
 cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
-                         int ysize, int player, int p, int64_t* split=NULL) noexcept nogil:
-    # the whole excess of one deck, flush draws in every suit included (split: _add_split's)
+                         int ysize, int player, int64_t pay, int64_t* split=NULL) noexcept nogil:
+    # the whole excess of one deck, flush draws in every suit included (split: _add_split's),
+    # a won draw paying ``pay``
     cdef PlanEntry* entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
     cdef PlanKey* keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
     cdef RankPlan R
     cdef int64_t total
     R.e = entries
     R.key = keys
-    _rank_plan(D, st, a, ysize, player, p, &R)
+    _rank_plan(D, st, a, ysize, player, pay, &R)
     total = _deck_excess(-1, &R, a, ys, D.sigma, split)
     free(entries)
     free(keys)
     return total
 
 
+cdef int64_t _plan_base(const Deal* D, const Settings* st, const int* a, int ysize, int player,
+                        int64_t pay) noexcept nogil:
+    # a rank plan's base (its excess when no dealer hand has a flush or a flush draw) for a won
+    # draw paying ``pay``: 0 when buying cannot pay
+    cdef PlanEntry* entries
+    cdef PlanKey* keys
+    cdef RankPlan R
+    cdef int64_t base
+    if not _buys_at(st, player, pay):
+        return 0
+    entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
+    keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
+    R.e = entries
+    R.key = keys
+    _rank_plan(D, st, a, ysize, player, pay, &R)
+    base = R.base
+    free(entries)
+    free(keys)
+    return base
+
+
 cdef inline int _popcount(unsigned int x) noexcept nogil:
     return POP[x]
 
 
-cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
+cdef inline bint _buys_at(const Settings* st, int player, int64_t pay) noexcept nogil:
     # buying a game can beat taking the ante only if winning pays more than the fee and the ante
-    return st.buy_on and player >= st.buy_from and 2 * p + st.win_extra > st.buy_fee + 1
+    return st.buy_on and player >= st.buy_from and pay > st.buy_fee + 1
+
+
+cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
+    return _buys_at(st, player, win_pay(st, p))
+
+
+cdef inline bint _may_insure(const Settings* st, int player, int p) noexcept nogil:
+    return player >= st.insurance_from and st.insurance_max * p >= st.insurance_min
+
+
+cdef inline bint _capped(const Settings* st, int player, int p) noexcept nogil:
+    # the most insurance and a won showdown after a buy pay more than the table's maximum: the
+    # value is not linear in the insurance (_bet_capped), and the buy after an insured bet pays
+    # less than ``win_pay`` (_insured_pay)
+    return _may_insure(st, player, p) and st.insurance_max * p + 2 * p + st.win_extra > st.max_payout
+
+
+cdef inline int64_t _insured_pay(const Settings* st, int p, int64_t size) noexcept nogil:
+    # what a showdown won after a buy adds to the insurance ``size`` already paid: 2P (+ the
+    # ante), at most what is left of the table's maximum payout (RULES §6)
+    cdef int64_t pay = 2 * p + st.win_extra, room = st.max_payout - size
+    return 0 if room <= 0 else pay if pay < room else room
 
 
 cdef inline bint _insures(const Settings* st, int player, int p, int64_t win, int64_t tie,
                           int64_t nq) noexcept nogil:
-    # the bet takes the most insurance allowed when a unit of it gains: the dealer misses a game
-    # more often than the player wins (or ties, when a tie loses it); else none (RULES §6)
-    return (player >= st.insurance_from and st.insurance_max * p >= st.insurance_min
-            and nq - win - (tie if st.tie_loses else 0) > 0)
+    # below the table's maximum the bet takes the most insurance allowed when a unit of it
+    # gains: the dealer misses a game more often than the player wins (or ties, when a tie
+    # loses it); else none (RULES §6)
+    return _may_insure(st, player, p) and nq - win - (tie if st.tie_loses else 0) > 0
+
+
+cdef inline void _showdowns(const Settings* st, const Filter* f, int player, int64_t nq, const int64_t* blind,
+                            int64_t n, int64_t* wtl) noexcept nogil:
+    # the qualifying dealer hands the player beats, ties, loses to
+    cdef int64_t below, upto
+    if player >= st.qualifier:
+        below = blind[0] + _flush_part(f, player)
+        upto = blind[1] + _flush_part(f, player + 1)
+        wtl[0] = below - nq
+        wtl[1] = upto - below
+        wtl[2] = n - upto
+    else:
+        wtl[0] = wtl[1] = 0
+        wtl[2] = n - nq
+
+
+cdef int64_t _bet_capped(const Settings* st, int player, int p, const int64_t* wtl, int64_t nq, int64_t den,
+                         int64_t excess, const int64_t* more, int64_t* chosen) noexcept nogil:
+    """Numerator over n * den of betting a hand whose insurance can reach the table's maximum
+    payout (_capped), with the best insurance: the value is linear in the size I up to
+    M - 2P (no payout capped), then convex on [M - 2P, M - 1] and on [M - 1, M] (the buy's value
+    falls slower than the ante's), and falls beyond M, so the best of the allowed sizes is one
+    of I_min, I_max, M - 2P, M - 1, M, or none (docs/rules.md §11; the reference tries every
+    size). ``excess`` is the buy's excess uninsured, ``more`` with I_min and with I_max
+    (_insured_pay); ``chosen`` gets the size and its excess. The smallest size of the best."""
+    cdef int64_t lo = st.insurance_min, hi = st.insurance_max * p, m = st.max_payout
+    cdef int64_t pay = win_pay(st, p), full = 2 * p + st.win_extra
+    cdef int64_t sizes[5]
+    cdef int64_t best, v, e, size, take, before = -1
+    cdef int j, k
+    best = den * (pay * wtl[0] - 3 * wtl[2] + nq) + excess
+    chosen[0] = 0
+    chosen[1] = excess
+    sizes[0] = lo
+    sizes[1] = m - full
+    sizes[2] = m - 1
+    sizes[3] = m
+    sizes[4] = hi
+    for j in range(5):   # in increasing order, each once
+        k = j
+        for e in range(j + 1, 5):
+            if sizes[e] < sizes[k]:
+                k = e
+        size = sizes[k]
+        sizes[k] = sizes[j]
+        sizes[j] = size
+        if size == before or size < lo or size > hi:
+            continue
+        before = size
+        v = _insured_pay(st, p, size)
+        if v == pay:
+            e = excess
+        elif not _buys_at(st, player, v):
+            e = 0
+        elif size == lo:
+            e = more[0]
+        elif size == hi:
+            e = more[1]
+        else:
+            abort()  # cannot happen: between I_min and I_max only M - 2P has a pay of its own, 2P
+        take = size + 1 if size + 1 < m else m
+        v = den * (pay * wtl[0] - 3 * wtl[2] - size * (wtl[0] + (wtl[1] if st.tie_loses else 0)) + nq * take) + e
+        if v > best:
+            best = v
+            chosen[0] = size
+            chosen[1] = e
+    return best
 
 
 cdef inline int64_t _bet(const Settings* st, const Filter* f, int player, int p, int64_t nq,
                          const int64_t* blind, int64_t n, int64_t den, int64_t excess,
-                         int64_t* counts) noexcept nogil:
+                         int64_t* counts, const int64_t* more=NULL) noexcept nogil:
     """Numerator over n * den of betting a final hand, with the best insurance, from the dealer
     hands below the player and below the next strength by ranks alone (``blind``, of the deck's
-    blind prefix), the dealer flushes left (``f``) and the buy's excess."""
-    cdef int64_t win = 0, tie = 0, lose, below, upto, value
-    if player >= st.qualifier:
-        below = blind[0] + _flush_part(f, player)
-        upto = blind[1] + _flush_part(f, player + 1)
-        win = below - nq
-        tie = upto - below
-        lose = n - upto
+    blind prefix), the dealer flushes left (``f``) and the buy's excess; for a hand whose
+    insurance can reach the table's maximum, ``more`` holds the excesses of _bet_capped."""
+    cdef int64_t wtl[3]
+    cdef int64_t chosen[2]
+    cdef int64_t value
+    _showdowns(st, f, player, nq, blind, n, wtl)
+    if more != NULL:
+        value = _bet_capped(st, player, p, wtl, nq, den, excess, more, chosen)
     else:
-        lose = n - nq
-    value = den * ((2 * p + st.win_extra) * win - 3 * lose + nq) + excess
-    if _insures(st, player, p, win, tie, nq):
-        value += den * st.insurance_max * p * (nq - win - (tie if st.tie_loses else 0))
+        value = den * (win_pay(st, p) * wtl[0] - 3 * wtl[2] + nq) + excess
+        chosen[0] = st.insurance_max * p if _insures(st, player, p, wtl[0], wtl[1], nq) else 0
+        chosen[1] = excess
+        value += den * chosen[0] * (nq - wtl[0] - (wtl[1] if st.tie_loses else 0))
     if counts != NULL:
         counts[0] = n
-        counts[1] = win
-        counts[2] = tie
-        counts[3] = lose
+        counts[1] = wtl[0]
+        counts[2] = wtl[1]
+        counts[3] = wtl[2]
         counts[4] = nq
         counts[5] = excess
         counts[6] = den
+        counts[11] = chosen[0]
+        counts[12] = chosen[1]
     return value
 
 
@@ -893,19 +1010,50 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
 
     With ``excess_given``, the buy's part is ``given`` (the caller's), else it is computed, and
     ``counts`` (if given: N_COUNTS) gets _bet's counts and, at 7 to 10, the split of the buys
-    (_add_split: the hands that buy, their draws the player wins, ties, loses).
+    (_add_split: the hands that buy, their draws the player wins, ties, loses) with the
+    insurance taken. A hand whose insurance can reach the table's maximum (_capped) has its
+    buy computed for each size that may be best: never given.
     """
     cdef int64_t blind[2]
-    cdef int64_t excess = 0
+    cdef int64_t excess = 0, value, pay, v
     cdef int64_t* split = NULL
+    cdef int64_t more[2]
+    cdef int64_t splits[3][4]
+    cdef int64_t pays[3]
+    cdef int j, k
     blind[0] = pref[D.ms_below[player]]
     blind[1] = pref[D.ms_below[player + 1]]
     if counts != NULL:
         memset(counts + 7, 0, 4 * sizeof(int64_t))
         split = counts + 7
-    if _buys(st, player, p):
-        excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, p, split)
-    return _bet(st, f, player, p, nq, blind, n, den, excess, counts)
+    if not _capped(st, player, p):
+        if _buys(st, player, p):
+            excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, win_pay(st, p), split)
+        return _bet(st, f, player, p, nq, blind, n, den, excess, counts)
+    if excess_given:
+        abort()  # cannot happen: the callers leave these hands to this function
+    memset(splits, 0, sizeof(splits))
+    pays[0] = win_pay(st, p)
+    pays[1] = _insured_pay(st, p, st.insurance_min)
+    pays[2] = _insured_pay(st, p, st.insurance_max * p)
+    for j in range(3):
+        v = 0
+        if _buys_at(st, player, pays[j]):
+            v = _buy_excess(D, st, a, ys, ysize, player, pays[j], splits[j] if split != NULL else NULL)
+        if j == 0:
+            excess = v
+        else:
+            more[j - 1] = v
+    value = _bet(st, f, player, p, nq, blind, n, den, excess, counts, more)
+    if split != NULL:
+        # the split of the buys with the insurance taken
+        pay = _insured_pay(st, p, counts[11])
+        for j in range(3):
+            if pays[j] == pay:
+                for k in range(4):
+                    split[k] = splits[j][k]
+                break
+    return value
 
 
 cdef object _py(int128 x):
@@ -1037,7 +1185,7 @@ cdef struct Shared:
 cdef Shared SH
 
 
-def _shared_alloc():
+def _shared_alloc() -> None:
     # the store, once per process (pages are touched only as they are used)
     if SH.pref != NULL:
         return
@@ -1152,7 +1300,7 @@ cdef int _shared_plan(const Deal* D, const Settings* st, const int* a, int ysize
     if SH.most_won_gen[band] != SH.gen:
         SH.most_won[band] = _most_won(D, player)
         SH.most_won_gen[band] = SH.gen
-    _rank_plan(D, st, a, ysize, player, p, &s.r, SH.most_won[band])
+    _rank_plan(D, st, a, ysize, player, win_pay(st, p), &s.r, SH.most_won[band])
     SH.used += s.r.n
     out[0] = s.r
     return SH.n_plans - 1
@@ -1230,7 +1378,7 @@ cdef struct Dist:
     # split: hands bought, draws won, tied, lost, over den); ``folded`` counts outcomes folded
     int n
     int64_t folded
-    int32_t key[DIST_KEYS]           # 2 P + insured
+    int32_t key[DIST_KEYS]           # P << 16 | the insurance taken
     int64_t row[DIST_KEYS][8]
 
 
@@ -1403,19 +1551,40 @@ cdef int _taken(Ctx* x, const int* new, int n_new, int* taken) noexcept nogil:
     return sigmask
 
 
+cdef int64_t _capped_outcome(Ctx* x, const int* new, int n_new, int player, int64_t* counts) noexcept nogil:
+    # The exact value of one exchange outcome whose insurance can reach the table's maximum
+    # (_capped): the deck less its new cards, suit by suit, and _value's buy for each size that
+    # may be best (not shared with other outcomes: such hands are few, royals mostly)
+    cdef int i, sigmask = 0
+    cdef uint16_t ys[4]
+    cdef Filter* f
+    for i in range(4):
+        ys[i] = x.D.ys0[i]
+    for i in range(n_new):
+        ys[new[i] & 3] &= ~(1 << (new[i] >> 2))
+        if (new[i] & 3) == x.D.sigma:
+            sigmask |= 1 << (new[i] >> 2)
+    f = _slot(x, sigmask)
+    return _value(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, x.p5[player],
+                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, counts)
+
+
 cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
     # The exact value of one exchange outcome (the new cards given card by card).
     cdef int taken[4]
-    cdef int sigmask = _taken(x, new, n_new, taken)
+    cdef int sigmask
+    if _capped(x.st, player, x.p5[player]):
+        return _capped_outcome(x, new, n_new, player, NULL)
+    sigmask = _taken(x, new, n_new, taken)
     return _up_suit_value(x, sigmask, taken[x.D.sigma], player) + _other_suits(x, player, taken)
 
 
-cdef void _dist_rows(Dist* d, const Settings* st, const int64_t* counts, int64_t times, const int64_t* split,
-                     int p, int player) noexcept nogil:
-    # ``times`` outcomes bet against the dealer counts ``counts`` (as _value's), and the split
-    # of their buys (summed over them), into their option's Dist
+cdef void _dist_rows(Dist* d, const int64_t* counts, int64_t times, const int64_t* split, int p) noexcept nogil:
+    # ``times`` outcomes bet against the dealer counts ``counts`` (as _value's: the insurance
+    # taken at 11), and the split of their buys (summed over them), into their option's Dist,
+    # by (P, insurance): P << 16 | insurance
     cdef int j, k, key
-    key = 2 * p + _insures(st, player, p, counts[1], counts[2], counts[4])
+    key = (p << 16) | <int> counts[11]
     j = 0
     while j < d.n and d.key[j] != key:
         j += 1
@@ -1451,6 +1620,13 @@ cdef int64_t _outcome_dist(Ctx* x, const int* new, int n_new, int player, int ma
     cdef int64_t v
     cdef int64_t* part
     cdef Filter* f
+    if _capped(x.st, player, p):
+        v = _capped_outcome(x, new, n_new, player, counts)
+        if not x.forced and v < -x.n * x.den:
+            x.dist[mask].folded += 1
+        else:
+            _dist_rows(&x.dist[mask], counts, 1, counts + 7, p)
+        return _floor(x, v)
     for i in range(5):
         buy[i] = 0
     if _buys(x.st, player, p):
@@ -1465,7 +1641,7 @@ cdef int64_t _outcome_dist(Ctx* x, const int* new, int n_new, int player, int ma
     if not x.forced and v < -x.n * x.den:
         x.dist[mask].folded += 1
     else:
-        _dist_rows(&x.dist[mask], x.st, counts, 1, buy + 1, p, player)
+        _dist_rows(&x.dist[mask], counts, 1, buy + 1, p)
     return _floor(x, v)
 
 
@@ -1509,6 +1685,8 @@ cdef int64_t _flush_value(Ctx* x, int i, int suit, int* new) noexcept nogil:
     if c.sgen != SH.sgen or x.card_by_card:
         _flush_new(x.R, x.nr, suit, new)
         c.player = _final_strength(x, x.masks[i], new)
+        if _capped(x.st, c.player, x.p5[c.player]):
+            return _capped_outcome(x, new, x.nr, c.player, NULL)  # not kept: _capped_outcome's are its own
         c.value = _up_suit_value(x, x.bits[taken[x.D.sigma]], taken[x.D.sigma], c.player)
         c.sgen = SH.sgen
     return c.value + _other_suits(x, c.player, taken)
@@ -1815,7 +1993,7 @@ cdef void _multiset_dist(Ctx* x) noexcept nogil:
             cnt = x.group_count[sigmask]
             if cnt == 0:
                 continue
-            if x.card_by_card:
+            if x.card_by_card or _capped(x.st, player, p):   # one by one (_outcome_dist)
                 _unsafe(x, sigmask, i)
                 continue
             for k in range(5):
@@ -1859,7 +2037,7 @@ cdef void _multiset_dist(Ctx* x) noexcept nogil:
                 x.dist[km].folded += cnt - m
                 x.acc[km] += (<int128> (cnt - m)) * floor
             else:
-                _dist_rows(&x.dist[km], x.st, counts, cnt - m, split + 1, p, player)
+                _dist_rows(&x.dist[km], counts, cnt - m, split + 1, p)
                 x.acc[km] += (<int128> (cnt - m)) * (v - up[0]) + split[0]
         for j in range(n_fl):
             _flush_new(x.R, x.nr, fl_suit[j], new)
@@ -1893,7 +2071,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     cdef int128 total
     cdef bint buy_rel, thrown
     cdef int u
-    cdef bint have_plan, fill, all_groups = x.card_by_card
+    cdef bint have_plan, fill, one_by_one, all_groups = x.card_by_card
     cdef Filter* f
     cdef MsInfo* info = _multiset_begin(x)
     cdef int64_t* val
@@ -1908,7 +2086,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     for i in range(x.n_masks):
         if (x.wanted >> x.masks[i]) & 1:
             all_groups = (all_groups or thrown or info.unsafe[i] != 0 or info.sgen[i] != SH.sgen
-                          or info.forced[i] != x.forced)
+                          or info.forced[i] != x.forced or _capped(st, info.player[i], x.p5[info.player[i]]))
     if all_groups:
         _group_counts(x)
     else:
@@ -1923,13 +2101,15 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         km = x.masks[i]
         if not (x.wanted >> km) & 1:
             continue
-        fill = not x.card_by_card and (info.sgen[i] != SH.sgen or info.forced[i] != x.forced)
         player = info.player[i]
         x.player[i] = player
         p = x.p5[player]
+        # the outcomes of a hand whose insurance can reach the table's maximum are taken one by one
+        one_by_one = x.card_by_card or _capped(st, player, p)
+        fill = not one_by_one and (info.sgen[i] != SH.sgen or info.forced[i] != x.forced)
         buy_rel = _buys(st, player, p)
         val = SH.vals + ((MS_OFF[x.k] + x.seq - 1) * 10 + i) * 32
-        if x.card_by_card:
+        if one_by_one:
             for sigmask in range(1 << nr):
                 if x.group_count[sigmask]:
                     _unsafe(x, sigmask, i)
@@ -1968,7 +2148,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         n_fl = _flush_suits(x, i, fl_suit, fl_sig)
         for j in range(4):
             taken[j] = 0
-        if x.card_by_card:
+        if one_by_one:
             pass
         elif not buy_rel:
             total = info.total[i]
@@ -2021,12 +2201,19 @@ cdef void _multiset_plain(Ctx* x) noexcept nogil:
     cdef MsInfo* info = _multiset_begin(x)
     cdef int i, player, p
     cdef int64_t excess, v
+    cdef int64_t more[2]
     for i in range(x.n_masks):
         player = info.player[i]
         p = x.p5[player]
         # a rank plan's base: its excess when no dealer hand has a flush or a flush draw
         excess = x.plans[_plan_of(x, player, p)].base if _buys(x.st, player, p) else 0
-        v = _bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL)
+        if _capped(x.st, player, p):
+            # and with the payouts of I_min and I_max (_bet_capped): for each size, the same bound
+            more[0] = _plan_base(x.D, x.st, x.a, x.ysize, player, _insured_pay(x.st, p, x.st.insurance_min))
+            more[1] = _plan_base(x.D, x.st, x.a, x.ysize, player, _insured_pay(x.st, p, x.st.insurance_max * p))
+            v = _bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL, more)
+        else:
+            v = _bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL)
         x.acc[x.masks[i]] += (<int128> x.leaves) * _floor(x, v)
 
 
@@ -2035,7 +2222,7 @@ cdef int128 _flush_slack(Ctx* x, int i) noexcept nogil:
     (the kept cards and every new card of one suit): each was counted at its value without the
     flush, at least the fold floor (-1, or -3 when the bet is forced: no dealer hand takes more
     than the ante and the bet), and is worth at most I_max + 2P + win_extra + 1 with it (no
-    dealer hand pays more: RULES §5-§7)."""
+    dealer hand pays more, nor more than the table's maximum: RULES §5-§7)."""
     cdef int s, r, j, n_avail, player, p, k = x.k
     cdef int avail[13]
     cdef int pick[5]
@@ -2062,6 +2249,7 @@ cdef int128 _flush_slack(Ctx* x, int i) noexcept nogil:
             most = 2 * p + x.st.win_extra + 1
             if player >= x.st.insurance_from:
                 most += x.st.insurance_max * p
+            most = most if most < x.st.max_payout else x.st.max_payout  # no box is paid more
             total += (<int128> (most + floor)) * x.n * x.den
             if not next_subset(pick, k, n_avail):  # the next k-subset of the suit's unseen ranks
                 break
@@ -2118,13 +2306,16 @@ cdef void _settings(dict d, Settings* st) except *:
     st.insurance_max = d["insurance_max"]
     st.insurance_min = d["insurance_min"]
     st.tie_loses = d["tie_loses"]
+    st.max_payout = d["max_payout"]
 
 
 def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict settings, int p):
-    """Counts (n, win, tie, lose, nq, buy_excess, den, buys, buy_win, buy_tie, buy_lose) for
-    betting a final hand of 5 or 6 cards: dealer hands; the buy's excess over n * den; the
-    non-qualifying hands where buying beats taking the ante, and their draws that end in a
-    showdown the player wins, ties, loses (over den, as the brute-force ``_brute.situation``).
+    """Counts (n, win, tie, lose, nq, buy_excess, den, buys, buy_win, buy_tie, buy_lose,
+    insurance, insured_excess) for betting a final hand of 5 or 6 cards: dealer hands; the buy's
+    excess uninsured, over n * den; the non-qualifying hands where buying beats taking the ante,
+    and their draws that end in a showdown the player wins, ties, loses (over den, as the
+    brute force counts them: ``_brute.outcomes``), with the insurance taken; that insurance in
+    antes, and the buy's excess with it.
 
     ``known`` holds every card out of the deck besides the up-card: the final hand, the cards
     thrown away, dead cards. ``p`` is the final hand's payout multiple.
@@ -2205,9 +2396,9 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
 
     With ``dist``, the results of the sixth card (``sixth_dist``) and of the exchanges solved
     (``exchange_dist``, by discard mask) too, outcome by outcome (card by card): each
-    (outcomes folded, {2 P + insured: the sums over the outcomes bet of win, tie, lose, nq,
-    buys, buy_win, buy_tie, buy_lose as ``situation`` counts them}, n, den), an outcome being
-    n dealer hands of den draw sequences each.
+    (outcomes folded, {P << 16 | insurance: the sums over the outcomes bet of win, tie, lose,
+    nq, buys, buy_win, buy_tie, buy_lose as ``situation`` counts them}, n, den), an outcome
+    being n dealer hands of den draw sequences each.
     """
     if p5.shape[0] != N_STRENGTH:
         raise ValueError(f"p5 has {p5.shape[0]} payouts, not one per strength ({N_STRENGTH})")
@@ -2280,7 +2471,12 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                 p = payout_detail(t, six, 6, &paytable[0], second_on, new_rank, &a1, &a2, &a3)
                 nq = _L(D, pref, &f, st.qualifier)
                 memset(buy, 0, sizeof(buy))
-                if _buys(&st, player, p):
+                if _capped(&st, player, p):
+                    # the buy for each insurance that may be best: computed here (_value)
+                    v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, counts)
+                    for k in range(4):
+                        buy[1 + k] = counts[7 + k]
+                elif _buys(&st, player, p):
                     # the deck is that of a one-card exchange drawing this rank: its plans
                     _shared_room(1)
                     u = _shared_plan(D, &st, a, D.n0 - 1, player, p, MS_OFF[1] + (c >> 2), &rank_plan)
@@ -2291,11 +2487,12 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                                 buy[k] += part[k]
                     else:
                         buy[0] = _deck_excess(u, &rank_plan, a, ys, D.sigma)
-                v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, counts, True, buy[0])
+                if not _capped(&st, player, p):
+                    v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, counts, True, buy[0])
                 if dist and v < -n * den:
                     dists[32].folded += 1
                 elif dist:
-                    _dist_rows(&dists[32], &st, counts, 1, buy + 1, p, player)
+                    _dist_rows(&dists[32], counts, 1, buy + 1, p)
                 total += v if v > -n * den else -n * den
                 a[c >> 2] += 1
                 ys[c & 3] |= 1 << (c >> 2)
@@ -2371,9 +2568,10 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, dict se
                const int32_t[::1] p5, int64_t[:, ::1] out):
     """Counts (n, win, tie, lose, nq, buy_excess, den) of betting each dealt hand, no dead cards,
     the value of the bet with the best insurance (numerator over n * den), then the split of
-    the buys (buys, buy_win, buy_tie, buy_lose: see ``situation``).
+    the buys, the insurance and its excess (buys, buy_win, buy_tie, buy_lose, insurance,
+    insured_excess: see ``situation``).
 
-    ``out`` has one row of 12 per deal. Consecutive deals of the same ranks (hand and up-card)
+    ``out`` has one row of 14 per deal. Consecutive deals of the same ranks (hand and up-card)
     share the dealer's rank counts: sort the deals by ranks to make the most of it.
     """
     cdef Settings st
@@ -2389,7 +2587,7 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, dict se
     cdef int player, i
     if hands.shape[1] != 5 or up_cards.shape[0] != hands.shape[0] or out.shape[0] != hands.shape[0] \
             or out.shape[1] != N_COUNTS + 1:
-        raise ValueError("hands (N, 5), up_cards (N,) and out (N, 12) do not match")
+        raise ValueError("hands (N, 5), up_cards (N,) and out (N, 14) do not match")
     D.ranks_valid = 0
     try:
         with nogil:

@@ -12,11 +12,18 @@ cdef struct Settings:
     int insurance_max      # maximum insurance per unit of P: 2 (2P) or 1 (half of 2P)
     int insurance_min      # minimum insurance in antes
     int tie_loses          # insurance lost on a tie
+    int64_t max_payout     # the most a box is paid in one round, bet and insurance (antes); no cap: 2**40
 
-cdef inline int64_t settle(const Settings* st, int player, int dealer, int p) noexcept nogil:
-    # Net result of a showdown with a qualifying dealer: win 2P (+ ante), tie 0, lose -3.
+cdef inline int64_t win_pay(const Settings* st, int p) noexcept nogil:
+    # what a won showdown pays the bet of a hand of payout multiple p: 2P (+ the ante), at most
+    # the table's maximum payout (RULES §6: the total payout of a box)
+    cdef int64_t pay = 2 * p + st.win_extra
+    return pay if pay < st.max_payout else st.max_payout
+
+cdef inline int64_t settle(int player, int dealer, int64_t pay) noexcept nogil:
+    # Net result of a showdown with a qualifying dealer: win ``pay``, tie 0, lose -3.
     if player > dealer:
-        return 2 * p + st.win_extra
+        return pay
     if player == dealer:
         return 0
     return -3

@@ -29,7 +29,7 @@ from .category import AK
 from .classes import rank_order
 from .errors import InputError
 from .hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, paytable_array
-from .returns import Returns, insurance_size
+from .returns import Returns
 from .rules import DEFAULT, Rules
 
 
@@ -55,6 +55,10 @@ def lowest_strength(category: int) -> int:
     return int(above[0]) if len(above) else N_STRENGTH
 
 
+NO_MAXIMUM = 1 << 40
+"""``max_payout`` as the kernels take it when the table sets no maximum (more than any box wins)."""
+
+
 def kernel_settings(rules: Rules) -> dict[str, int]:
     """The rules as the kernels take them."""
     return {
@@ -68,12 +72,14 @@ def kernel_settings(rules: Rules) -> dict[str, int]:
         "insurance_max": 2 if rules.insurance_max == "payout" else 1,
         "insurance_min": 1 if rules.insurance_min == "ante" else 2,
         "tie_loses": int(rules.insurance_on_tie == "lost"),
+        "max_payout": NO_MAXIMUM if rules.max_payout is None else rules.max_payout,
     }
 
 
 @dataclass(frozen=True)
 class BetValue:
-    """Betting a final hand: EV with the best insurance, its size, one unit's EV, EV without."""
+    """Betting a final hand: EV with the best insurance, its size, one unit's EV (while no
+    payout reaches the table's maximum), EV without."""
 
     ev: Fraction
     no_insurance: Fraction
@@ -82,16 +88,24 @@ class BetValue:
     p_dealer_no_game: Fraction
 
     @classmethod
-    def from_counts(cls, counts: Sequence[int], p: int, category: int, rules: Rules) -> BetValue:
+    def from_counts(cls, counts: Sequence[int], p: int, rules: Rules) -> BetValue:
+        """From the kernel's counts of the bet (``_dealer.situation``), the insurance it takes
+        included: every dealer hand settled as RULES §5–§7 say, each payout of the box at most
+        the table's maximum."""
         n, win, tie, lose, nq, excess, den = (int(v) for v in counts[:7])
-        win_pays = 2 * p + (1 if rules.ante_on_win == "paid" else 0)
-        no_insurance = Fraction(den * (win_pays * win - 3 * lose + nq) + excess, n * den)
-        unit = Fraction(nq - win - (tie if rules.insurance_on_tie == "lost" else 0), n)
-        high = 2 * p if rules.insurance_max == "payout" else p
-        low = 1 if rules.insurance_min == "ante" else 2
-        may = rules.insurance and category >= rules.insurance_category and high >= low
-        size = high if may and unit > 0 else 0
-        return cls(no_insurance + size * unit, no_insurance, unit, size, Fraction(nq, n))
+        size, insured_excess = int(counts[11]), int(counts[12])
+        cap = NO_MAXIMUM if rules.max_payout is None else rules.max_payout
+        pays = min(2 * p + (1 if rules.ante_on_win == "paid" else 0), cap)
+        tie_loses = tie if rules.insurance_on_tie == "lost" else 0
+        no_insurance = Fraction(den * (pays * win - 3 * lose + nq) + excess, n * den)
+        ev = Fraction(den * (pays * win - 3 * lose - size * (win + tie_loses) + nq * min(size + 1, cap))
+                      + insured_excess, n * den)
+        return cls(ev, no_insurance, Fraction(nq - win - tie_loses, n), size, Fraction(nq, n))
+
+    @classmethod
+    def from_row(cls, row: np.ndarray, p: int, rules: Rules) -> BetValue:
+        """From a row of ``bet_counts`` (the counts, with the value at ``BET_COLUMNS.index("value")``)."""
+        return cls.from_counts(np.delete(row, BET_COLUMNS.index("value")).tolist(), p, rules)
 
 
 @dataclass(frozen=True)
@@ -249,7 +263,7 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
                   rules.sixth_card, bounded)
     p5 = payout_by_strength(rules)
     strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
-    bet = BetValue.from_counts(raw["bet"], int(p5[strength]), int(STRENGTH_CATEGORY[strength]), rules)
+    bet = BetValue.from_counts(raw["bet"], int(p5[strength]), rules)
     options = [Option("fold", Fraction(-1)), Option("bet", bet.ev)]
     if rules.sixth_card:
         num, den = raw["sixth"]
@@ -278,15 +292,20 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
     return Solution(hand, up_card, dead, rules, bet, tuple(options))
 
 
+#: the columns of ``bet_counts``
+BET_COLUMNS = ("n", "win", "tie", "lose", "nq", "buy_excess", "den", "value", "buys", "buy_win", "buy_tie",
+               "buy_lose", "insurance", "insured_excess")
+
+
 def bet_counts(hands: np.ndarray, up_cards: np.ndarray, settings: dict[str, int], p5: np.ndarray) -> np.ndarray:
-    """Betting each dealt hand at once (no dead cards): int64 rows (n, win, tie, lose, nq,
-    buy_excess, den, value, buys, buy_win, buy_tie, buy_lose), ``value`` the bet with its best
-    insurance over n * den; the last four split the buys of a game (``_dealer.situation``).
+    """Betting each dealt hand at once (no dead cards): int64 rows of ``BET_COLUMNS``: ``value``
+    the bet with its best insurance over n * den; the buys of a game split (``_dealer.situation``),
+    the insurance taken and the buy's excess with it.
 
     The kernel takes the deals in rank order, so that deals of the same ranks share its work.
     """
     order = rank_order(hands, up_cards)
-    part = np.zeros((len(hands), 12), np.int64)
+    part = np.zeros((len(hands), len(BET_COLUMNS)), np.int64)
     _dealer.bet_counts(np.ascontiguousarray(hands[order]), np.ascontiguousarray(up_cards[order]), settings, p5, part)
     out = np.empty_like(part)
     out[order] = part
@@ -307,7 +326,7 @@ def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thro
     value = evaluate(final, rules)
     known = np.asarray([*final, *thrown, *dead], np.uint8)
     counts = _dealer.situation(np.asarray(final, np.uint8), up_card, known, kernel_settings(rules), value.payout)
-    return BetValue.from_counts(counts, value.payout, value.category, rules)
+    return BetValue.from_counts(counts, value.payout, rules)
 
 
 def option_returns(hand: Sequence[Card], up_card: Card, option: Option, rules: Rules = DEFAULT,
@@ -336,8 +355,7 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option, rules: R
         n, win, tie, lose, nq, _, den, *split = raw["bet"]
         strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
         pay = int(payout_by_strength(rules)[strength])
-        insured = insurance_size(np.full(1, strength), np.full(1, pay), win, tie, nq, settings)
-        folded, rows, fee = 0, {2 * pay + int(insured[0] > 0): (win, tie, lose, nq, *split)}, 0
+        folded, rows, fee = 0, {pay << 16 | split[4]: (win, tie, lose, nq, *split[:4])}, 0
     else:
         if option.action == "sixth_card":
             if not rules.sixth_card:
@@ -354,11 +372,10 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option, rules: R
             raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, dist=True)
             folded, rows, n, den = raw["exchange_dist"][mask]
             fee = rules.exchange_fees[k - 1]
-    # by final hands' 2 P + insured (the kernel insures as ``insurance_size``)
+    # by the final hands' P << 16 | the insurance the kernel takes
     keys = np.asarray(list(rows), np.int64)
     counts = np.asarray(list(rows.values()), np.int64).reshape(len(rows), 8)
-    p = keys >> 1
-    size = np.where(keys & 1, settings["insurance_max"] * p, 0)
+    p, size = keys >> 16, keys & 0xFFFF
     outcomes = folded + int(counts[:, :4].sum()) // n
     return Returns.collect(outcomes * n * den, folded * n * den, np.ones(len(rows), np.int64), counts, p, size,
                            den, settings, rules.buy_game_fee, fee)
@@ -396,9 +413,9 @@ def buy_game(final: Sequence[Card], dealer: Sequence[Card], rules: Rules = DEFAU
         raise InputError("buying a game needs a hand of AK or better")
     known = {*final, *dealer, *thrown, *dead}
     stub = np.asarray([c for c in range(52) if c not in known], np.uint8)
-    num, den = _brute.buy_game(np.asarray(dealer, np.uint8), stub, value.strength, value.payout,
-                               settings["qualifier"], settings["win_extra"], rules.buy_redraws)
-    # the chance to qualify: the same draw with every qualifying outcome worth 1
-    q_num, _ = _brute.buy_game(np.asarray(dealer, np.uint8), stub, N_STRENGTH, 0,
-                               settings["qualifier"], 1, rules.buy_redraws)
+    win, tie, lose, den = _brute.buy_draws(np.asarray(dealer, np.uint8), stub, value.strength,
+                                           settings["qualifier"], rules.buy_redraws)
+    # uninsured: a won showdown pays 2P (+ the ante), at most the table's maximum
+    pays = min(2 * value.payout + settings["win_extra"], settings["max_payout"])
+    num, q_num = pays * win - 3 * lose, win + tie + lose
     return BuyDecision(Fraction(1), -rules.buy_game_fee + Fraction(num, den), Fraction(q_num, den))

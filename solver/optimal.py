@@ -82,8 +82,8 @@ def shard_results(table: Table, rules: Rules, shard: int) -> dict[str, Any]:
         # dealt hands bet at once: counted in one batch
         p5, settings = payout_by_strength(rules), kernel_settings(rules)
         strength = _eval.evaluate(np.ascontiguousarray(hands[bet]), False).astype(np.int64)
-        played = bets_returns(bet_counts(hands[bet], ups[bet], settings, p5), strength,
-                              p5[strength].astype(np.int64), weight[bet], settings, rules.buy_game_fee)
+        played = bets_returns(bet_counts(hands[bet], ups[bet], settings, p5), p5[strength].astype(np.int64),
+                              weight[bet], settings, rules.buy_game_fee)
         add(played, 1, played.rounds // int(weight[bet].sum()))
     others = np.flatnonzero(best >= 2)
     for i in others[rank_order(hands[others], ups[others])]:

@@ -126,7 +126,7 @@ def strategy(name: str, c: Counts, rules: Rules, bet: np.ndarray, closed: bool =
     """
     if not (c.counts[:, 0] == COMPLETIONS).all():
         raise AssertionError("every class of a full deck has the same denominators")
-    r = bets_returns(c.counts[bet], c.strength[bet], c.p[bet], c.weight[bet], c.settings, rules.buy_game_fee,
+    r = bets_returns(c.counts[bet], c.p[bet], c.weight[bet], c.settings, rules.buy_game_fee,
                      int(c.weight[~bet].sum()), closed)
     return Strategy.of(name, r, int(c.weight.sum()) * COMPLETIONS)
 

@@ -32,29 +32,25 @@ def bet_results(counts: np.ndarray, p: np.ndarray, size: np.ndarray, unit: int, 
 
     ``counts``: rows (win, tie, lose, nq, buys, buy_win, buy_tie, buy_lose), dealer hands and
     draws as above; ``p`` the final hand's payout multiple, ``size`` its insurance (0: none);
-    ``unit`` the rounds of a dealer hand (the draws' ``den``, or 1 when no row buys). The
-    option's own fee (exchange, sixth card) is not included.
+    ``unit`` the rounds of a dealer hand (the draws' ``den``, or 1 when no row buys). What a box
+    is paid in one round, bet and insurance together, is at most the table's maximum
+    (``settings["max_payout"]``, RULES §6). The option's own fee (exchange, sixth card) is not
+    included.
     """
     win, tie, lose, nq, buys, buy_win, buy_tie, buy_lose = (counts[:, i] for i in range(8))
+    cap = settings["max_payout"]
     pays = 2 * p + settings["win_extra"]
+    insured = np.minimum(size, cap)
     return [
-        (pays - size, win * unit),                           # insurance lost
+        (np.minimum(pays, cap) - size, win * unit),          # insurance lost
         (-size * settings["tie_loses"], tie * unit),         # lost, or returned on a tie
         (np.full(len(p), -3), lose * unit),                  # insurance returned
-        (1 + size, (nq - buys) * unit),                      # no game: the ante paid, insurance paid
-        (pays - buy_fee + size, buy_win),                    # a game bought: the fee lost, ...
-        (size - buy_fee, buy_tie),
-        (size - buy_fee - 3, buy_lose),
-        (size - buy_fee, buys * unit - buy_win - buy_tie - buy_lose),  # ... still no game
+        (np.minimum(1 + size, cap), (nq - buys) * unit),     # no game: the ante paid, insurance paid
+        (np.minimum(pays + size, cap) - buy_fee, buy_win),   # a game bought: the fee lost, ...
+        (insured - buy_fee, buy_tie),
+        (insured - buy_fee - 3, buy_lose),
+        (insured - buy_fee, buys * unit - buy_win - buy_tie - buy_lose),  # ... still no game
     ]
-
-
-def insurance_size(strength: np.ndarray, p: np.ndarray, win: np.ndarray, tie: np.ndarray, nq: np.ndarray,
-                   settings: dict[str, int]) -> np.ndarray:
-    """The insurance the kernel takes with each bet: the most allowed where a unit gains, else 0."""
-    allowed = (strength >= settings["insurance_from"]) & (settings["insurance_max"] * p >= settings["insurance_min"])
-    gains = nq - win - (tie if settings["tie_loses"] else 0) > 0
-    return np.where(allowed & gains, settings["insurance_max"] * p, 0)
 
 
 @dataclass(frozen=True)
@@ -122,11 +118,11 @@ class Returns:
         return Fraction(self.bought, self.rounds)
 
 
-def bets_returns(counts: np.ndarray, strength: np.ndarray, p: np.ndarray, weight: np.ndarray,
-                 settings: dict[str, int], buy_fee: int, folded: int = 0, closed: bool = False) -> Returns:
+def bets_returns(counts: np.ndarray, p: np.ndarray, weight: np.ndarray, settings: dict[str, int], buy_fee: int,
+                 folded: int = 0, closed: bool = False) -> Returns:
     """The returns of betting dealt hands at once (rows of ``deal.bet_counts``, at least one,
-    each ``weight`` times, with the insurance and buys the kernel takes) and of ``folded`` deals
-    folded. ``closed``: no insurance and no buys (a closed box). A dealer hand is den rounds when
+    each ``weight`` times, with the insurance and buys the kernel takes: its columns) and of
+    ``folded`` deals folded. ``closed``: no insurance and no buys (a closed box). A dealer hand is den rounds when
     some hand buys a game, else one. The results must add up to the kernel's values."""
     n, den, value = counts[:, 0], counts[:, 6], counts[:, 7]
     if not ((n == n[0]).all() and (den == den[0]).all()):
@@ -138,7 +134,7 @@ def bets_returns(counts: np.ndarray, strength: np.ndarray, p: np.ndarray, weight
         rows[:, 4:] = 0
         size = np.zeros(len(rows), np.int64)
     else:
-        size = insurance_size(strength, p, rows[:, 0], rows[:, 1], rows[:, 3], settings)
+        size = counts[:, 12]
     unit = den0 if rows[:, 4].any() else 1
     rounds = (int(np.asarray(weight, np.int64).sum()) + folded) * n0 * unit
     r = Returns.collect(rounds, folded * n0 * unit, weight, rows, p, size, unit, settings, buy_fee)

@@ -58,7 +58,9 @@ class Rules:
 
     Money is in antes. ``paytable`` is indexed by category code (``paytable[0]`` is no game, 0);
     ``bonus_paytable`` follows ``BONUS_HANDS``; ``exchange_fees[k - 1]`` is the fee for
-    exchanging k cards; ``exchange_forces_bet`` lists the counts after which the player must bet.
+    exchanging k cards; ``exchange_forces_bet`` lists the counts after which the player must bet;
+    ``max_payout`` is the table's maximum payout of a box in one round, bet and insurance
+    together (RULES §6; ``None``: no maximum).
     """
 
     name: str = "russian"
@@ -84,6 +86,7 @@ class Rules:
     buy_redraws: int = 1
     bonus_paytable: tuple[int, ...] = _DEFAULT_BONUS
     bonus_max: int = 1
+    max_payout: int | None = None
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -105,10 +108,12 @@ class Rules:
         return tuple(range(self.exchange_min, self.exchange_max + 1)) if self.exchange else ()
 
     def to_dict(self) -> dict[str, Any]:
-        """Settings as plain data (the name of the preset excluded), in a stable order."""
+        """Settings as plain data (the name of the preset excluded), in a stable order; a
+        setting that is absent (``max_payout`` without a maximum) is left out, so that the
+        rules stored with tables and reports, and their fingerprints, are those of before it."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
-            if f.name == "name":
+            if f.name == "name" or getattr(self, f.name) is None:
                 continue
             value = getattr(self, f.name)
             if f.name == "paytable":
@@ -156,6 +161,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "buy_game_fee": (0, 100),
     "buy_redraws": (0, 4),
     "bonus_max": (0, 100),
+    "max_payout": (1, 1_000_000),
 }
 _BOOLS = ("second_combination", "exchange", "sixth_card", "insurance", "buy_game")
 
@@ -183,6 +189,8 @@ def _validate(r: Rules) -> None:
         if key in sizes or key == "exchange_forces_bet":
             if not isinstance(value, tuple) or not all(_whole(v) and lo <= v <= hi for v in value):
                 fail(key, f"must be a list of whole numbers from {lo} to {hi}, not {shown(value)}")
+        elif value is None and key == "max_payout":
+            continue  # no maximum
         elif not _whole(value) or not lo <= value <= hi:
             fail(key, f"must be a whole number from {lo} to {hi}, not {shown(value)}")
     if len(r.paytable) != len(CATEGORIES) or r.paytable[0] != 0:
@@ -287,6 +295,8 @@ def load(source: str | Path | None = None) -> Rules:
 def describe(rules: Rules) -> str:
     """The settings as ``key = value`` lines (TOML), headed by the name and fingerprint."""
     lines = [f"# rules {rules.name!r}, fingerprint {rules.fingerprint}"]
+    if rules.max_payout is None:
+        lines.append("# max_payout: not set (no table maximum)")
     tables = []
     for key, value in rules.to_dict().items():
         if isinstance(value, dict):

@@ -55,7 +55,6 @@ from .cards import Card, check_disjoint, format_cards
 from .classes import N_CLASSES, N_DEALS, canonical, class_keys, enumerate_classes, rank_keys, rank_order
 from .deal import BetValue, Option, bet_counts, kernel_settings, payout_by_strength, solve
 from .errors import InputError, shown
-from .hand import STRENGTH_CATEGORY
 from .manifest import (
     CHECKSUM,
     FORMAT,
@@ -177,7 +176,7 @@ def _solutions(hands: np.ndarray, up_cards: np.ndarray, rules: Rules,
     strength = _eval.evaluate(np.ascontiguousarray(hands), False)
     for k in range(len(hands)):
         p = int(p5[strength[k]])
-        bet = BetValue.from_counts(counts[k, :7].tolist(), p, int(STRENGTH_CATEGORY[strength[k]]), rules)
+        bet = BetValue.from_row(counts[k], p, rules)
         fold = Option("fold", Fraction(-1))
         # the order of solve(): best first, fold before bet on a tie
         yield bet, ([Option("bet", bet.ev), fold] if bet.ev > -1 else [fold, Option("bet", bet.ev)])

@@ -166,7 +166,7 @@ def test_buy_split_against_brute_force():
     final hands of 5 and 6 cards, many of one suit (flush draws for the dealer), dead cards."""
     import numpy as np
 
-    from solver import _brute, _dealer
+    from solver import _dealer
     from solver.deal import kernel_settings
     from solver.hand import evaluate
 
@@ -195,9 +195,7 @@ def test_buy_split_against_brute_force():
         settings_ = kernel_settings(r)
         fast = _dealer.situation(np.asarray(final, np.uint8), up, np.asarray(final + dead, np.uint8),
                                  settings_, v.payout)
-        brute = _brute.situation(np.asarray(ref.unseen([*final, *dead, up]), np.uint8), up, v.strength,
-                                 v.payout, True, settings_["qualifier"], settings_["win_extra"],
-                                 r.buy_game_fee, r.buy_redraws)
+        brute = ref.situation(final, up, ref.unseen([*final, *dead, up]), r)
         assert tuple(fast) == tuple(brute), (r.name, final, up, dead)
         checked += 1
         bought += fast[7] > 0

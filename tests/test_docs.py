@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ["solver", "solver.errors", "solver.manifest", "solver.cards", "solver.rules", "solver.hand", "solver.reference.hand", "solver.deal", "solver.classes",
-           "solver.returns"]
+MODULES = ["solver", "solver.errors", "solver.manifest", "solver.cards", "solver.rules", "solver.hand",
+           "solver.reference.hand", "solver.deal", "solver.classes", "solver.returns"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -8,6 +8,7 @@ takes tens of milliseconds, a two-card exchange tens of seconds. The judge of ``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
@@ -26,30 +27,127 @@ def unseen(known: Sequence[Card]) -> list[Card]:
     return [c for c in range(52) if c not in gone]
 
 
-def bet_values(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules) -> dict[str, Fraction]:
-    """EV of betting a final hand: with the best insurance, without, one unit of insurance, size."""
+@dataclass(frozen=True)
+class _Outcomes:
+    """A final hand against every dealer hand (``_brute.outcomes``), and what it is paid."""
+
+    n: int
+    win: int
+    tie: int
+    lose: int
+    den: int
+    draws: dict[tuple[int, int, int], int]   # (win, tie, lose) draws of a buy -> dealer hands
+    nq: int
+    may_buy: bool
+    pay: int                # a won showdown: 2P (+ the ante), uncapped
+    rules: Rules
+
+    def cap(self, x: int) -> int:
+        """A payout of the box, at most the table's maximum (RULES §6)."""
+        m = self.rules.max_payout
+        return x if m is None else min(x, m)
+
+    def buys(self, size: int, draws: tuple[int, int, int]) -> tuple[bool, int]:
+        """Whether the player insured for ``size`` buys a game for a dealer hand of these buy
+        draws (only when it beats taking the ante), and the hand's value over den."""
+        take = self.cap(size + 1) * self.den
+        if not self.may_buy:
+            return False, take
+        w, t, lo = draws
+        insured, fee = self.cap(size), self.rules.buy_game_fee
+        buy = (w * (self.cap(size + self.pay) - fee) + (t + (self.den - w - t - lo)) * (insured - fee)
+               + lo * (insured - fee - 3))
+        return (True, buy) if buy > take else (False, take)
+
+    def value(self, size: int) -> int:
+        """Betting insured for ``size`` (0: not), every dealer hand and buy draw settled one
+        by one: the numerator over n * den."""
+        tie_loses = self.rules.insurance_on_tie == "lost"
+        total = self.den * (self.win * (self.cap(self.pay) - size) - self.tie * size * tie_loses - 3 * self.lose)
+        return total + sum(k * self.buys(size, d)[1] for d, k in self.draws.items())
+
+    def bought(self, size: int) -> tuple[int, int, int, int, int]:
+        """Insured for ``size``: what buying adds to taking the ante (over den), the dealer hands
+        a game is bought for, and their draws that end in a showdown won, tied, lost."""
+        take = self.cap(size + 1) * self.den
+        out = [0, 0, 0, 0, 0]
+        for d, k in self.draws.items():
+            buys, value = self.buys(size, d)
+            if buys:
+                out = [out[0] + k * (value - take), out[1] + k, out[2] + k * d[0], out[3] + k * d[1],
+                       out[4] + k * d[2]]
+        excess, hands, w, t, lo = out
+        return excess, hands, w, t, lo
+
+    def results(self, size: int) -> dict[int, int]:
+        """Every net result of betting insured for ``size`` -> rounds (a dealer hand is den)."""
+        tie_loses = self.rules.insurance_on_tie == "lost"
+        out: dict[int, int] = {}
+
+        def add(result: int, rounds: int) -> None:
+            if rounds:
+                out[result] = out.get(result, 0) + rounds
+
+        add(self.cap(self.pay) - size, self.win * self.den)
+        add(-size * tie_loses, self.tie * self.den)
+        add(-3, self.lose * self.den)
+        insured, fee = self.cap(size), self.rules.buy_game_fee
+        for (w, t, lo), k in self.draws.items():
+            if self.buys(size, (w, t, lo))[0]:
+                add(self.cap(size + self.pay) - fee, k * w)
+                add(insured - fee, k * (self.den - w - lo))
+                add(insured - fee - 3, k * lo)
+            else:
+                add(self.cap(size + 1), k * self.den)
+        return dict(sorted(out.items()))
+
+
+def _outcomes(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules) -> _Outcomes:
     player = int(strengths([final])[0])
-    category = int(STRENGTH_CATEGORY[player])
-    p = ref_hand.payout(final, rules)
     qualifier = int(np.argmax(STRENGTH_CATEGORY >= rules.qualifier_category))
-    may_buy = rules.buy_game and category >= 1
-    n, win, tie, lose, nq, excess, den, *_ = _brute.situation(
-        np.asarray(deck, dtype=np.uint8), up, player, p, may_buy, qualifier,
-        int(rules.ante_on_win == "paid"), rules.buy_game_fee, rules.buy_redraws,
-    )
-    win_pays = 2 * p + (1 if rules.ante_on_win == "paid" else 0)
-    no_insurance = Fraction(win * win_pays - 3 * lose + nq, n) + Fraction(excess, n * den)
-    tie_loses = tie if rules.insurance_on_tie == "lost" else 0
-    unit = Fraction(nq - win - tie_loses, n)
-    sizes = [0]
-    if rules.insurance and category >= rules.insurance_category:
-        low = 1 if rules.insurance_min == "ante" else 2
-        high = 2 * p if rules.insurance_max == "payout" else p
-        if high >= low:
-            sizes += list(range(low, high + 1))
-    size = max(sizes, key=lambda i: (no_insurance + i * unit, -i))
-    return {"ev": no_insurance + size * unit, "no_insurance": no_insurance, "unit": unit,
-            "size": Fraction(size), "p_no_game": Fraction(nq, n)}
+    may_buy = rules.buy_game and int(STRENGTH_CATEGORY[player]) >= 1
+    n, win, tie, lose, den, draws = _brute.outcomes(np.asarray(deck, dtype=np.uint8), up, player, may_buy,
+                                                    qualifier, rules.buy_redraws)
+    # the dealer hands of each (win, tie, lose): sorted, counted between the changes
+    ordered = draws[np.lexsort(draws.T[::-1])]
+    starts = np.flatnonzero(np.r_[True, (np.diff(ordered, axis=0) != 0).any(axis=1)]) if len(draws) else np.zeros(0, np.int64)
+    times = np.diff(np.r_[starts, len(ordered)])
+    kinds = {(int(w), int(t), int(lo)): int(k) for (w, t, lo), k in zip(ordered[starts].tolist(), times.tolist())}
+    pay = 2 * ref_hand.payout(final, rules) + (1 if rules.ante_on_win == "paid" else 0)
+    return _Outcomes(n, win, tie, lose, den, kinds, len(draws), may_buy, pay, rules)
+
+
+def insurance_sizes(final: Sequence[Card], rules: Rules) -> list[int]:
+    """Every insurance the player may take with a final hand (RULES §6), 0 (none) first."""
+    category = int(STRENGTH_CATEGORY[int(strengths([final])[0])])
+    if not rules.insurance or category < rules.insurance_category:
+        return [0]
+    p = ref_hand.payout(final, rules)
+    low = 1 if rules.insurance_min == "ante" else 2
+    high = 2 * p if rules.insurance_max == "payout" else p
+    return [0, *range(low, high + 1)]
+
+
+def bet_values(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules) -> dict[str, Fraction]:
+    """EV of betting a final hand: with the best insurance (every size tried, the smallest of
+    the best), without, one unit of insurance (while no payout reaches the table's maximum),
+    its size."""
+    o = _outcomes(final, up, deck, rules)
+    values = {size: o.value(size) for size in insurance_sizes(final, rules)}
+    size = max(values, key=lambda i: (values[i], -i))
+    tie_loses = o.tie if rules.insurance_on_tie == "lost" else 0
+    return {"ev": Fraction(values[size], o.n * o.den), "no_insurance": Fraction(values[0], o.n * o.den),
+            "unit": Fraction(o.nq - o.win - tie_loses, o.n), "size": Fraction(size), "p_no_game": Fraction(o.nq, o.n)}
+
+
+def situation(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules) -> tuple[int, ...]:
+    """The counts of betting a final hand as ``_dealer.situation`` gives them: (n, win, tie,
+    lose, nq, buy excess uninsured, den, buys, buy_win, buy_tie, buy_lose, insurance,
+    insured excess), the buys' split with the best insurance, by literal enumeration."""
+    o = _outcomes(final, up, deck, rules)
+    size = int(bet_values(final, up, deck, rules)["size"])
+    excess, *split = o.bought(size)
+    return (o.n, o.win, o.tie, o.lose, o.nq, o.bought(0)[0], o.den, *split, size, excess)
 
 
 def bet(hand: Sequence[Card], up: Card, rules: Rules, dead: Sequence[Card] = ()) -> Fraction:
@@ -88,16 +186,10 @@ def bet_results(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Ru
                 size: int | None = None) -> dict[int, int]:
     """Every net result of betting a final hand with its best insurance (``size``, if known:
     ``bet_values``'s) -> rounds, out of n * den: every dealer hand and every buy draw settled
-    one by one (``_brute.results``)."""
-    player = int(strengths([final])[0])
-    p = ref_hand.payout(final, rules)
-    qualifier = int(np.argmax(STRENGTH_CATEGORY >= rules.qualifier_category))
+    one by one."""
     if size is None:
         size = int(bet_values(final, up, deck, rules)["size"])
-    return _brute.results(np.asarray(deck, dtype=np.uint8), up, player, p,
-                          rules.buy_game and int(STRENGTH_CATEGORY[player]) >= 1, qualifier,
-                          int(rules.ante_on_win == "paid"), rules.buy_game_fee, rules.buy_redraws, int(size),
-                          rules.insurance_on_tie == "lost")
+    return _outcomes(final, up, deck, rules).results(size)
 
 
 def option_results(hand: Sequence[Card], up: Card, rules: Rules, action: str, throw: Sequence[Card] = (),
