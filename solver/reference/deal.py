@@ -110,7 +110,8 @@ def _outcomes(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rule
                                                     qualifier, rules.buy_redraws)
     # the dealer hands of each (win, tie, lose): sorted, counted between the changes
     ordered = draws[np.lexsort(draws.T[::-1])]
-    starts = np.flatnonzero(np.r_[True, (np.diff(ordered, axis=0) != 0).any(axis=1)]) if len(draws) else np.zeros(0, np.int64)
+    changes = (np.diff(ordered, axis=0) != 0).any(axis=1)
+    starts = np.flatnonzero(np.r_[True, changes]) if len(draws) else np.zeros(0, np.int64)
     times = np.diff(np.r_[starts, len(ordered)])
     kinds = {(int(w), int(t), int(lo)): int(k) for (w, t, lo), k in zip(ordered[starts].tolist(), times.tolist())}
     pay = 2 * ref_hand.payout(final, rules) + (1 if rules.ante_on_win == "paid" else 0)
