@@ -526,7 +526,7 @@ def _table_play(r: rules_mod.Rules, table: str | None, build: bool, jobs: int) -
 
     if not (r.exchange or r.sixth_card):
         return None  # counted exactly without a table
-    found = tables_mod.locate(r, table)
+    found = tables_mod.locate(r, table, missing_ok=build)
     if build and (found is None or not found.complete):
         root = Path(table) if table else Path("tables")
         directory = found.directory if found is not None else root / f"{r.name}-compact"

@@ -748,11 +748,12 @@ def _candidates(root: Path) -> list[Path]:
     return sorted(p.parent for p in root.glob(f"*/{MANIFEST}")) if root.is_dir() else []
 
 
-def locate(rules: Rules, table: Path | str | None = None) -> Table | None:
+def locate(rules: Rules, table: Path | str | None = None, missing_ok: bool = False) -> Table | None:
     """The strategy table of ``rules``.
 
     Named by ``table`` (else ``$RPOKER_TABLES``): that directory must exist and hold it (a table
-    directory, or a directory of tables), else an error says what it holds. Not named: the
+    directory, or a directory of tables), else an error says what it holds (``missing_ok``: a
+    directory of tables without it gives None, for a build to fill). Not named: the
     first of ``default_roots`` that holds it, or None. A damaged table is an error as soon as
     its manifest is read; a damaged candidate that might have been it is named when none is
     found.
@@ -773,6 +774,8 @@ def locate(rules: Rules, table: Path | str | None = None) -> Table | None:
             if t.fingerprint == rules.fingerprint:
                 return t
             others.append(f"{directory.name} ({t.rules_name})")
+        if missing_ok:
+            return None
         raise InputError(f"no table of the rules {rules.name} ({rules.fingerprint}) in {root}"
                          + (f": it holds {', '.join(others)}" if others else ""))
     damaged: list[str] = []
