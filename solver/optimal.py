@@ -137,12 +137,14 @@ def compute(table: Table, rules: Rules, jobs: int = 1,
         raise InputError(f"the table in {table.directory} is not complete: {len(table.manifest['shards'])} of "
                          f"{table.manifest['shards_total']} shards")
     big = unit(rules)
+    todo = [s for s in range(table.manifest["shards_total"]) if not _counted(table, s, big)]
+    done: list[int] = []
+    if not todo:
+        return done   # nothing to write (the table may be read-only: the one installed with rpoker)
     writable_directory(table.directory, "table")
     with writing(table.directory):
         if read_manifest(table.directory) != table.manifest:   # as it is now, under the lock
             raise InputError(f"the table in {table.directory} changed since it was opened; run the command again")
-        todo = [s for s in range(table.manifest["shards_total"]) if not _counted(table, s, big)]
-        done: list[int] = []
         if progress is not None:
             progress(0, len(todo))
         # workers may have another working folder: they open the table by its absolute path

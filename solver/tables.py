@@ -638,7 +638,8 @@ class Table:
         """How to solve a damaged shard again (the shipped table: reinstall the package)."""
         shipped = shipped_root()
         if shipped is not None and self.directory.resolve().parent == shipped.resolve():
-            return "reinstall rpoker (pip install --force-reinstall rpoker), whose table this is"
+            return ("reinstall rpoker from its source (pip install --force-reinstall .): this is the table "
+                    "installed with it")
         name = self.rules_name if self.rules_name in PRESETS else f"<the rules file of fingerprint {self.fingerprint}>"
         return (f"`rpoker tables build{' --compact' if self.compact else ''} --rules {name} --out {self.directory}` "
                 "solves damaged shards again")

@@ -179,3 +179,11 @@ def test_a_damaged_chunk_is_solved_again(tmp_path):
         np.savez(f, **arrays)
     report_ = tables.build(rules.DEFAULT, directory, shard_rows=ROWS, shards=[0], chunk_rows=1)
     assert report_.reused == 0 and report_.classes == ROWS
+
+
+def test_a_table_with_every_result_is_not_written_again(complete):
+    """Counting the results of a table that has them all writes nothing (the table installed
+    with rpoker may be read-only): no lock, no probe, the manifest as it was."""
+    before = (complete / manifest.MANIFEST).read_bytes()
+    assert optimal.compute(tables.Table(complete), rules.DEFAULT) == []
+    assert (complete / manifest.MANIFEST).read_bytes() == before and not (complete / manifest.LOCK).exists()
