@@ -361,3 +361,22 @@ def test_shipped_results_are_complete_and_give_the_tables_ev():
     again = optimal.shard_results(table, rules.DEFAULT, last)
     assert {k: v for k, v in again.items() if k != "solver_version"} == \
         {k: v for k, v in stored.items() if k != "solver_version"}
+
+
+def test_the_shipped_table_is_installed_with_the_package(tmp_path):
+    """From a folder without ./tables, the commands find the table installed with rpoker
+    (package data, through importlib.resources); --table and $RPOKER_TABLES still choose."""
+    import os
+    import subprocess
+    import sys
+
+    root = tables.shipped_root()
+    assert root is not None and (root / "russian-compact" / "manifest.json").is_file()
+    code = ("import sys; from solver.cli import app; sys.argv = ['rpoker'] + sys.argv[1:]; app()")
+    done = subprocess.run([sys.executable, "-c", code, "tables", "query", "As Ks Qd 7c 2h", "--up", "9s"],
+                          capture_output=True, text=True, cwd=tmp_path,
+                          env={k: v for k, v in os.environ.items() if k != "RPOKER_TABLES"})
+    assert done.returncode == 0, done.stderr
+    assert str(root / "russian-compact") in done.stdout and "best: exchange Qd 7c 2h" in done.stdout
+    assert tables.locate(rules.DEFAULT).directory.resolve() in (Path("tables/russian-compact").resolve(),
+                                                                (root / "russian-compact").resolve())
