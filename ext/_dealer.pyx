@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Fast exact solver of one deal: every option's EV as exact integer numerators.
 
-The dealer side is counted by ranks (RULES §5, DESIGN-NOTES §2): the dealer's four hidden cards
+The dealer side is counted by ranks (docs/rules.md §5, docs/design.md §2): the dealer's four hidden cards
 form one of 1,820 rank multisets m, with prod C(a_r, m_r) completions for the deck's rank counts
 a. Sorted by strength once per deal, their weights give, by a prefix sum and a binary search,
 how many dealer hands lie below a player's strength. Dealer flushes (all four hidden cards in the
@@ -16,7 +16,7 @@ cards (_plan_excess for the up suit, _other_suit_delta for each other suit).
 What depends on ranks alone (the dealer's blind counts and the rank-level buy plans of every
 multiset of new cards) is kept in a per-process store (Shared) while consecutive deals have the
 same ranks, so the ~70 suit classes of a rank-level deal solved in a row compute it once
-(DESIGN-NOTES §3); so are the plans' excesses for each suit's unseen cards, which the suit
+(docs/design.md §6); so are the plans' excesses for each suit's unseen cards, which the suit
 classes mostly share (their hands have few patterns of suits). Suit classes with the same unseen
 cards in the up suit, solved in a row (``classes.rank_order`` puts them together), also share
 the value of every group of exchange outcomes (MsInfo) and the up-suit part of the player's
@@ -924,7 +924,7 @@ cdef int64_t _bet_capped(const Settings* st, int player, int p, const int64_t* w
     payout (_capped), with the best insurance: the value is linear in the size I up to
     M - 2P (no payout capped), then convex on [M - 2P, M - 1] and on [M - 1, M] (the buy's value
     falls slower than the ante's), and falls beyond M, so the best of the allowed sizes is one
-    of I_min, I_max, M - 2P, M - 1, M, or none (docs/rules.md §11; the reference tries every
+    of I_min, I_max, M - 2P, M - 1, M, or none (docs/design.md §7; the reference tries every
     size). ``excess`` is the buy's excess uninsured, ``more`` with I_min and with I_max
     (_insured_pay); ``chosen`` gets the size and its excess. The smallest size of the best."""
     cdef int64_t lo = st.insurance_min, hi = st.insurance_max * p, m = st.max_payout
@@ -1140,7 +1140,7 @@ cdef struct SplitSlot:
 
 
 cdef struct Shared:
-    # What the suit classes of one rank-level deal share (DESIGN-NOTES §3): the blind prefix of
+    # What the suit classes of one rank-level deal share (docs/design.md §6): the blind prefix of
     # every multiset of new ranks and the rank-level buy plans. They depend on the deck's rank
     # counts, the up rank, the settings and the payouts only: while those stay the same, deals
     # solved one after the other (a table build in rank order) reuse them.

@@ -1,7 +1,7 @@
 """Deal classes: (5-card hand, up-card) up to a permutation of the suits.
 
 Permuting suits changes no EV, so the strategy tables hold one row per class: 5,649,150
-classes, weights summing to the 122,151,120 deals (SCALE.md). A class is named by its
+classes, weights summing to the 122,151,120 deals. A class is named by its
 representative: the hand sorted by card code, lexicographically least over the 24 suit
 permutations, then the least up-card among the permutations that keep that hand.
 
