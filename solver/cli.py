@@ -102,7 +102,7 @@ app.add_typer(rules_app, name="rules")
 tables_app = typer.Typer(help="Build and query strategy tables.", context_settings=CONTEXT, no_args_is_help=True)
 app.add_typer(tables_app, name="tables")
 
-_err = Console(stderr=True, highlight=False, soft_wrap=True)
+_err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)   # messages may hold any text
 
 UpOption = Annotated[str, typer.Option("--up", "-u", help="The dealer's up-card, e.g. 9s.")]
 DeadOption = Annotated[str, typer.Option("--dead", help="Dead cards seen in other boxes.")]
@@ -121,7 +121,9 @@ OutOption = Annotated[str | None, typer.Option("--out", "-o", help="Output direc
 def _say(message: str) -> None:
     if len(message) > _MESSAGE_LIMIT:
         message = message[:_MESSAGE_LIMIT - 40] + f"… ({len(message):,} characters)"
-    _err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False, soft_wrap=True)
+    from rich.text import Text
+
+    _err.print(Text.assemble(("error:", "bold red"), " ", message))
 
 
 def fail(message: str) -> NoReturn:
@@ -354,8 +356,8 @@ def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
     start = time.monotonic()
     first: list[tuple[float, int]] = []   # when the first report came, and what was done then
     last = [start]
-    bar = Progress(TextColumn(f"{doing} {things}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   TextColumn("ETA"), TimeRemainingColumn(), console=_err)
+    bar = Progress(TextColumn(f"{doing} {things}", markup=False), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=_err)
     task: list[TaskID] = []
 
     live = _err.is_terminal   # a bar on a terminal; in a log, the lines below alone

@@ -140,6 +140,12 @@ def test_the_up_card_in_the_hand_is_said_as_such():
         refused(*command, "2c 3d Qh Kd Ah", "--up", "Ah", match="'Ah' is in both the hand and the up-card")
 
 
+def test_markup_in_an_argument_is_text():
+    refused("hand", "[/]", match="'[/]' is not a card")
+    refused("hand", "[bold]x", match="'[bold]x' is not a card")
+    refused("best", "As Ks Qd 7c 2h", "--up", "9s", "--rules", "[red]nowhere[/]", match="'[red]nowhere[/]'")
+
+
 def test_a_huge_argument_is_not_echoed():
     message = refused("hand", "A" * 130_000, match="characters)")
     assert len(message) < 300
@@ -209,7 +215,8 @@ def paths(tmp_path_factory):
 def _values(paths):
     cards = st.lists(_CARD, min_size=0, max_size=7).map(" ".join)
     return st.one_of(cards, st.sampled_from(paths + ["russian", "caribbean", "oasis", "dask", "loky", "0", "-1",
-                                                     "0-3", "5-3", "", "best", "bet", "sixth", "fold"]),
+                                                     "0-3", "5-3", "", "best", "bet", "sixth", "fold", "[/]",
+                                                     "[bold]As"]),
                      st.integers(-5, 10**12).map(str), st.text(string.printable + "♠é\x00", max_size=30))
 
 
