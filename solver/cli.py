@@ -500,6 +500,9 @@ def report(
     from . import report as report_mod
 
     sets = [rules_mod.load(rules)] + ([rules_mod.load(vs)] if vs else [])
+    if table is not None and not any(r.exchange or r.sixth_card for r in sets):
+        raise InputError(f"--table {table!r}: the rules {' and '.join(r.name for r in sets)} have no exchange and "
+                         "no sixth card, so their report is counted exactly without a strategy table")
     directory = writable_directory(_out_dir(out, Path("reports") / "-vs-".join(r.name for r in sets)), "report")
     figures = []
     for r in sets:

@@ -123,6 +123,8 @@ def test_named_tables_must_exist(tmp_path):
     refused("tables", "query", "As Ks Qd 7c 2h", "--up", "9s", match="$RPOKER_TABLES '/nonexistent'",
             env={"RPOKER_TABLES": "/nonexistent"})
     refused("best", "As Ks Qd 7c 2h", "--up", "9s", "--table", str(tmp_path), match="no table of the rules russian")
+    # a table named for rules that need none is not ignored without a word
+    refused("report", "--rules", "caribbean", "--table", str(tmp_path), match="without a strategy table")
 
 
 def test_final_hands_the_rules_cannot_make():

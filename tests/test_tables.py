@@ -380,3 +380,21 @@ def test_the_shipped_table_is_installed_with_the_package(tmp_path):
     assert str(root / "russian-compact") in done.stdout and "best: exchange Qd 7c 2h" in done.stdout
     assert tables.locate(rules.DEFAULT).directory.resolve() in (Path("tables/russian-compact").resolve(),
                                                                 (root / "russian-compact").resolve())
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads through Linux's /proc")
+def test_reading_shards_starts_no_thread(tmp_path):
+    """Arrow's thread pools can abort a process at exit ("terminate called without an active
+    exception", exit 134: apache/arrow#34314, seen in 1 of 30 `tables check` runs of a damaged
+    table): shards are read on the calling thread, so reading them leaves no native thread behind."""
+    import subprocess
+    import sys
+
+    code = ("import os; import pyarrow.parquet; from solver import rules, tables; "
+            "before = len(os.listdir('/proc/self/task')); t = tables.locate(rules.DEFAULT); "
+            "[t.read_shard(s) for s in range(t.manifest['shards_total'])]; "
+            "print(before, len(os.listdir('/proc/self/task')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    before, after = map(int, done.stdout.split())
+    assert after == before, f"{after - before} threads started by reading the shards"
