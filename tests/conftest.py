@@ -18,6 +18,8 @@ def fake_table(tmp_path_factory):
     import numpy as np
 
     from solver import classes, rules, tables
+    from solver.manifest import write_manifest
+    from solver.tables import schema
 
     rng = np.random.default_rng(4)
     hands, ups, weights = classes.enumerate_classes()
@@ -28,15 +30,15 @@ def fake_table(tmp_path_factory):
     directory = tmp_path_factory.mktemp("fake") / "t"
     r, rows = rules.DEFAULT, tables.SHARD_ROWS * 16
     directory.mkdir()
-    manifest = {**tables._new_manifest(r, rows), "compact": True}
+    manifest = {**schema.new_manifest(r, rows), "compact": True}
     keys = classes.class_keys(hands, ups)
     for s in range(manifest["shards_total"]):
         part = slice(s * rows, (s + 1) * rows)
         columns = {"key": keys[part], "weight": weights[part].astype(np.int32), "best": best[part],
                    "best_ev": best_ev[part], "second": best[part], "second_ev": best_ev[part],
                    "insurance": insurance[part]}
-        manifest["shards"][str(s)] = tables._write_shard(directory, s, tables._metadata(r), columns, compact=True)
-    tables.write_manifest(directory, manifest)
+        manifest["shards"][str(s)] = schema.write_shard(directory, s, schema.shard_metadata(r), columns, compact=True)
+    write_manifest(directory, manifest)
     return directory, weights, best, best_ev, insurance
 
 

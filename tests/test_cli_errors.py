@@ -29,7 +29,7 @@ def test_output_paths_are_checked_before_any_work(tmp_path, monkeypatch):
     def no_work(*args, **kwargs):
         raise AssertionError("work started")
 
-    monkeypatch.setattr(tables, "_build", no_work)
+    monkeypatch.setattr(tables.builder, "solve_chunks", no_work)
     monkeypatch.setattr(report, "class_counts", no_work)
     afile = tmp_path / "afile"
     afile.write_text("x")
@@ -228,8 +228,8 @@ def no_long_work(monkeypatch, tmp_path):
     stood in for by a quick answer once the arguments passed every check; default output
     directories go to a temporary folder."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(tables, "_build", lambda *a, **k: tables.BuildReport(a[1], (), (), (), 0, 0.0))
-    monkeypatch.setattr(tables, "_backend", lambda *a: __import__("contextlib").nullcontext())
+    monkeypatch.setattr(tables.builder, "solve_chunks", lambda *a, **k: tables.BuildReport(a[1], (), (), (), 0, 0.0))
+    monkeypatch.setattr(tables.builder, "workers", lambda *a: __import__("contextlib").nullcontext())
     monkeypatch.setattr(report, "class_counts", lambda *a, **k: (_ for _ in ()).throw(InputError("stand-in")))
     monkeypatch.setattr(optimal, "compute", lambda *a, **k: [])
     monkeypatch.setattr(tables, "check", lambda *a, **k: tables.CheckReport(0, 0, 0, 0, 0))

@@ -3,6 +3,7 @@
 import json
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -163,7 +164,7 @@ def test_optimal_play_read_from_a_complete_table(fake_table, tmp_path, monkeypat
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RPOKER_TABLES", raising=False)
-    monkeypatch.setattr(tables, "shipped_root", lambda: None)  # the table installed with the package
+    monkeypatch.setattr(tables.reader, "shipped_root", lambda: None)  # the table installed with the package
     assert cli._table_play(r, str(table), False, 1) == play
     assert cli._table_play(r, None, False, 1) is None
     rows = random.Random(5).sample(range(n), 30)
@@ -191,12 +192,12 @@ def test_report_builds_a_missing_table_when_asked(fake_table, tmp_path, monkeypa
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RPOKER_TABLES", raising=False)
-    monkeypatch.setattr(tables, "shipped_root", lambda: None)  # the table installed with the package
+    monkeypatch.setattr(tables.reader, "shipped_root", lambda: None)  # the table installed with the package
     monkeypatch.setattr(cli, "_build", fake_build)
     monkeypatch.setattr(optimal, "compute", lambda table, r, jobs, progress: built.append(table.directory))
     play = cli._table_play(rules.DEFAULT, None, True, 2)
     # built, then its results played out (here: not)
-    assert built == [(tables.Path("tables") / "russian-compact", True), tables.Path("tables") / "russian-compact"]
+    assert built == [(Path("tables") / "russian-compact", True), Path("tables") / "russian-compact"]
     assert play.table == "tables/russian-compact"
     assert play.total == report.table_play(tables.Table(fake_table[0])).total
     assert cli._table_play(rules.load("caribbean"), None, True, 2) is None  # counted without a table

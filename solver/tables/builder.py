@@ -1,0 +1,292 @@
+"""Building a table: its shards solved in chunks by joblib workers (loky, or Dask), resumable."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import __version__
+from ..classes import N_CLASSES, class_keys, enumerate_classes, rank_keys, rank_order
+from ..errors import InputError, shown
+from ..manifest import MANIFEST, MAX_SHARD_ROWS, writable_directory, write_atomic, write_manifest, writing
+from ..rules import Rules
+from .rows import solve_rows
+from .schema import (
+    Plan,
+    new_manifest,
+    read_manifest,
+    shard_matches,
+    shard_metadata,
+    write_shard,
+)
+
+SHARD_ROWS = 65_536
+CHUNK_ROWS = 512
+CHUNKS = ".chunks"  # finished chunks of an unfinished build, so that a killed build loses little
+
+
+def _chunk_path(directory: Path, start: int) -> Path:
+    return directory / CHUNKS / f"rows-{start:07d}.npz"
+
+
+def _arrays_digest(arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """SHA-256 of a chunk's arrays (names, types and bytes), as stored beside them."""
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+        h.update(a.tobytes())
+    return np.frombuffer(h.digest(), np.uint8)
+
+
+def _save_chunk(directory: Path, start: int, rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+    arrays = {"rows": rows, **columns}
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as f:
+            np.savez(f, sha256=_arrays_digest(arrays), **arrays)  # type: ignore[arg-type]  # numpy's stub
+
+    path = _chunk_path(directory, start)
+    path.parent.mkdir(exist_ok=True)
+    write_atomic(path, write)
+
+
+def _load_chunk(directory: Path, start: int, rows: np.ndarray) -> dict[str, np.ndarray] | None:
+    """A chunk saved by an earlier build, if it is there, whole (its checksum), and holds these
+    rows (and maybe rows of shards finished since), in the same order; else None."""
+    path = _chunk_path(directory, start)
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files if name != "sha256"}
+            whole = np.array_equal(data["sha256"], _arrays_digest(arrays))
+        saved = arrays.pop("rows")
+        wanted = np.isin(saved, rows)
+        if whole and np.array_equal(saved[wanted], rows) and all(len(c) == len(saved) for c in arrays.values()):
+            return {name: c[wanted] for name, c in arrays.items()}
+    except Exception:  # a damaged file is solved again, whatever numpy makes of it
+        pass
+    path.unlink()
+    return None
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What a build did."""
+
+    directory: Path
+    solved: tuple[int, ...]     # shards solved now
+    kept: tuple[int, ...]       # shards already finished
+    redone: tuple[int, ...]     # shards whose file did not match the manifest
+    classes: int                # classes solved now
+    seconds: float
+    reused: int = 0             # classes of unfinished shards taken from an earlier build's chunks
+
+
+def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+          shard_rows: int = SHARD_ROWS, shards: Sequence[int] | None = None,
+          progress: Callable[[int, int], None] | None = None, chunk_rows: int = CHUNK_ROWS,
+          compact: bool = False) -> BuildReport:
+    """Solve the shards (all by default) of the table of ``rules`` in ``directory``; resumable.
+    With ``compact`` the shards hold only ``COMPACT_COLUMNS``, byte for byte as ``compact``
+    writes them from a full table.
+
+    The classes to solve are taken in rank order (``rank_order``, shard after shard: the suit
+    classes of a rank-level deal, solved one after the other, share the solver's rank-level
+    work), in chunks of about ``chunk_rows`` that end where a rank-level deal does, which
+    workers take. Each finished chunk is saved (under ``.chunks``, named by its place in the
+    rank order of all the classes), a shard is written when all of its rows are in, and the
+    chunks are removed when every shard is: a build killed and started again, with the same or
+    other shards finished, solves only the chunks it had not finished.
+    ``progress(done, total)`` is called with the classes solved as work completes (``total``:
+    the classes left to solve).
+    """
+    if backend not in ("loky", "dask"):
+        raise InputError(f"unknown backend {backend!r} (loky or dask)")
+    if scheduler is not None and backend != "dask":
+        raise InputError("a Dask scheduler is used only with --backend dask")
+    if not 1 <= shard_rows <= MAX_SHARD_ROWS:
+        raise InputError(f"shard rows must be between 1 and {MAX_SHARD_ROWS}")
+    n_shards = Plan(shard_rows, ()).n_shards
+    plan = Plan(shard_rows, tuple(range(n_shards)) if shards is None else tuple(shards))
+    for s in plan.shards:
+        if not 0 <= s < plan.n_shards:
+            raise InputError(f"no shard {s}: the table has shards 0..{plan.n_shards - 1}")
+    if not plan.shards:
+        raise InputError("no shards to build")
+    directory = writable_directory(Path(directory), "table")
+    with writing(directory), workers(backend, scheduler, jobs):   # a scheduler is reached before any write
+        return solve_chunks(rules, directory, jobs, backend, plan, progress, chunk_rows, compact)
+
+
+def solve_chunks(rules: Rules, directory: Path, jobs: int, backend: str, plan: Plan,
+           progress: Callable[[int, int], None] | None, chunk_rows: int, compact: bool) -> BuildReport:
+    """``build`` of a checked plan, the directory locked."""
+    import joblib
+
+    shard_rows = plan.shard_rows
+    for stray in [*directory.glob(".*.tmp-*"), *(directory / CHUNKS).glob(".*.tmp-*")]:
+        stray.unlink()  # left by a build that was killed while writing
+    if (directory / MANIFEST).exists():
+        manifest = read_manifest(directory)
+        if manifest["fingerprint"] != rules.fingerprint:
+            raise InputError(f"{directory} holds the table of other rules ({manifest['rules'].get('name')}, "
+                             f"fingerprint {manifest['fingerprint']}); choose another --out")
+        if manifest["shard_rows"] != shard_rows:
+            raise InputError(f"{directory} was built with {manifest['shard_rows']} rows per shard, not {shard_rows}")
+        if bool(manifest.get("compact")) != compact:
+            raise InputError(f"{directory} holds a {'compact' if manifest.get('compact') else 'full'} table; "
+                             f"build it {'with' if manifest.get('compact') else 'without'} --compact "
+                             "or into another directory")
+        if manifest["solver_version"] != __version__:
+            raise InputError(f"{directory} was built by rpoker {manifest['solver_version']}, this is {__version__}: "
+                             "build into a new directory")
+    else:
+        manifest = {**new_manifest(rules, shard_rows), **({"compact": True} if compact else {})}
+        write_manifest(directory, manifest)
+    kept, redone, todo = [], [], []
+    for s in plan.shards:
+        entry = manifest["shards"].get(str(s))
+        if entry is not None and shard_matches(directory, s, entry):
+            kept.append(s)
+            continue
+        if entry is not None:
+            redone.append(s)
+            del manifest["shards"][str(s)]
+        todo.append(s)
+    hands, up_cards, weights = enumerate_classes()
+    keys = class_keys(hands, up_cards)
+    # the chunks of all the classes, named by their place in rank order (the same whatever is
+    # left to build, so that a resumed build finds them), less the rows of shards not to build
+    in_todo = np.zeros(N_CLASSES, bool)
+    for s in todo:
+        in_todo[plan.rows(s).start:plan.rows(s).stop] = True
+    order = rank_order(hands, up_cards)
+    chunks = {}
+    for start, end in _chunk_ends(rank_keys(hands[order], up_cards[order]), chunk_rows).items():
+        rows = order[start:end]
+        if in_todo[rows].any():
+            chunks[start] = rows[in_todo[rows]]
+    results: dict[int, dict[str, np.ndarray]] = {}   # the columns of each shard, filled as chunks come in
+    filled = dict.fromkeys(todo, 0)
+
+    def chunk(start: int) -> np.ndarray:
+        rows: np.ndarray = chunks[start]
+        return rows
+
+    def take(rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+        shard_of = rows // shard_rows
+        for s in np.unique(shard_of).tolist():
+            mine = shard_of == s
+            local = rows[mine] - plan.rows(s).start
+            if s not in results:
+                results[s] = {name: np.empty(len(plan.rows(s)), col.dtype) for name, col in columns.items()}
+            into = results[s]
+            for name, col in columns.items():
+                into[name][local] = col[mine]
+            filled[s] += int(mine.sum())
+
+    tasks, reused = [], 0
+    for start in chunks:
+        saved = _load_chunk(directory, start, chunk(start))
+        if saved is None:
+            tasks.append(start)
+        else:
+            take(chunk(start), saved)
+            reused += len(chunk(start))
+    total = sum(len(chunk(start)) for start in tasks)
+    done = 0
+    t0 = time.perf_counter()
+
+    def finish(s: int) -> None:
+        # write the shard once all of its rows are in
+        rows = plan.rows(s)
+        if filled[s] != len(rows) or s not in results:
+            return
+        merged = results.pop(s)
+        merged["key"] = keys[rows.start:rows.stop]
+        merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
+        manifest["shards"][str(s)] = write_shard(directory, s, shard_metadata(rules), merged, compact)
+        write_manifest(directory, manifest)
+
+    def run() -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+        calls = (joblib.delayed(_tagged)(start, hands[chunk(start)], up_cards[chunk(start)], rules, compact)
+                 for start in tasks)
+        n_jobs = jobs if backend == "loky" else -1
+        yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls)
+
+    for s in todo:
+        finish(s)  # shards whose every row was saved by an earlier build
+    for start, columns in run() if tasks else ():
+        _save_chunk(directory, start, chunk(start), columns)
+        take(chunk(start), columns)
+        done += len(chunk(start))
+        if progress is not None:
+            progress(done, total)
+        for s in np.unique(chunk(start) // shard_rows).tolist():
+            finish(s)
+    # the chunks whose every row is in a finished shard (of this build or of older ones) are
+    # not needed any more
+    finished = np.zeros(N_CLASSES, bool)
+    for s in manifest["shards"]:
+        finished[plan.rows(int(s)).start:plan.rows(int(s)).stop] = True
+    for path in (directory / CHUNKS).glob("*.npz"):
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                needed = not finished[data["rows"]].all()
+        except Exception:  # damaged: of no use
+            needed = False
+        if not needed:
+            path.unlink()
+    with contextlib.suppress(OSError):
+        (directory / CHUNKS).rmdir()  # when empty
+    return BuildReport(directory, tuple(todo), tuple(kept), tuple(redone), total, time.perf_counter() - t0, reused)
+
+
+def _tagged(start: int, hands: np.ndarray, up_cards: np.ndarray, rules: Rules,
+            compact: bool) -> tuple[int, dict[str, np.ndarray]]:
+    return start, solve_rows(hands, up_cards, rules, compact)
+
+
+def _chunk_ends(rank: np.ndarray, chunk_rows: int) -> dict[int, int]:
+    """Chunks of rows in rank order, ``start -> end``: about ``chunk_rows`` rows each, cut only
+    where a rank-level deal ends (its classes share work in one worker)."""
+    cuts = np.flatnonzero(np.diff(rank)) + 1
+    ends: dict[int, int] = {}
+    start = 0
+    while start < len(rank):
+        i = int(np.searchsorted(cuts, start + chunk_rows))
+        ends[start] = int(cuts[i]) if i < len(cuts) else len(rank)
+        start = ends[start]
+    return ends
+
+
+@contextlib.contextmanager
+def workers(backend: str, scheduler: str | None, jobs: int) -> Iterator[None]:
+    """joblib's backend for the build: loky as is, or dask on the scheduler given or, without
+    one, on a local cluster of ``jobs`` worker processes."""
+    import joblib
+
+    if backend == "loky":
+        yield
+        return
+    try:
+        from dask.distributed import Client as _Client
+    except ImportError:
+        raise InputError("the dask backend needs dask.distributed: pip install 'dask[distributed]'") from None
+    Client: Any = _Client   # untyped
+    try:
+        client = Client(scheduler, timeout="20s") if scheduler else \
+            Client(processes=True, n_workers=jobs, threads_per_worker=1)
+    except (OSError, ValueError, TypeError, TimeoutError) as exc:  # unreachable, or not an address
+        raise InputError(f"cannot reach the Dask scheduler {shown(scheduler)}: {str(exc)[:120]}") from None
+    with client, joblib.parallel_config(backend="dask"):
+        yield

@@ -1,0 +1,68 @@
+"""The compact table (the best two actions of each class) written from a full one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError
+from ..manifest import CHECKSUM, MANIFEST, writable_directory, write_manifest, writing
+from .reader import Table
+from .schema import COMPACT_COLUMNS, read_manifest, shard_matches, write_shard
+
+
+@dataclass(frozen=True)
+class CompactReport:
+    """What ``compact`` did."""
+
+    directory: Path
+    written: tuple[int, ...]    # shards compacted now
+    kept: tuple[int, ...]       # shards compacted before from the same source file
+    shards_total: int
+    bytes: int                  # size of the compact table's shards
+
+
+def compact(source: Table, directory: Path, progress: Callable[[int, int], None] | None = None) -> CompactReport:
+    """Write the compact table of the full table ``source`` into ``directory``: per class its
+    best action and EV (float64), the runner-up and its EV (float32) and the insurance size,
+    in shards and a manifest like the full table's (``"compact": true``). Shards compacted
+    before from the same source file are kept, so it resumes like a build; the shards missing
+    from the source are missing from the compact table too. ``progress(done, total)`` per shard.
+    """
+    if source.compact:
+        raise InputError(f"{source.directory} is already a compact table")
+    if Path(directory).resolve() == source.directory.resolve():
+        raise InputError("the compact table needs its own directory (--out)")
+    directory = writable_directory(Path(directory), "compact table")
+    with writing(directory):
+        if (directory / MANIFEST).exists():
+            manifest = read_manifest(directory)
+            if not manifest.get("compact") or manifest["fingerprint"] != source.fingerprint \
+                    or manifest["shard_rows"] != source.manifest["shard_rows"]:
+                raise InputError(f"{directory} holds another table; choose another --out")
+        else:
+            manifest = {**{k: v for k, v in source.manifest.items() if k not in ("shards", "results", CHECKSUM)},
+                        "compact": True, "shards": {}}
+            write_manifest(directory, manifest)
+        for stray in directory.glob(".*.tmp-*"):
+            stray.unlink()
+        shards = sorted(int(s) for s in source.manifest["shards"])
+        written, kept = [], []
+        for i, s in enumerate(shards):
+            entry = source.manifest["shards"][str(s)]
+            done = manifest["shards"].get(str(s))
+            if done is not None and done.get("source_sha256") == entry["sha256"] and shard_matches(directory, s, done):
+                kept.append(s)
+            else:
+                data = source.read_shard(s, COMPACT_COLUMNS)   # verified: a damaged source is refused
+                columns = {name: data.column(name).to_numpy() for name in COMPACT_COLUMNS}
+                metadata = {k: v for k, v in data.schema.metadata.items() if k.startswith(b"rpoker.")}
+                manifest["shards"][str(s)] = {**write_shard(directory, s, metadata, columns, compact=True),
+                                              "source_sha256": entry["sha256"]}
+                write_manifest(directory, manifest)
+                written.append(s)
+            if progress is not None:
+                progress(i + 1, len(shards))
+    size = sum(int(manifest["shards"][str(s)]["bytes"]) for s in shards)
+    return CompactReport(directory, tuple(written), tuple(kept), int(manifest["shards_total"]), size)

@@ -1,0 +1,130 @@
+"""The file format of a strategy table: the shards' layout, columns and action codes, their
+metadata, the manifest's shape, and how a shard file is written (the package docstring gives the
+columns)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import __version__
+from ..cards import Card
+from ..classes import N_CLASSES
+from ..deal import Option
+from ..manifest import FORMAT, file_entry, matches, write_atomic
+from ..manifest import read_manifest as _read_manifest
+from ..rules import Rules
+
+SCHEMA_VERSION = 1
+SHARD_ROWS = 65_536
+CHUNK_ROWS = 512
+CHUNKS = ".chunks"  # finished chunks of an unfinished build, so that a killed build loses little
+EXCHANGE_COLUMNS = tuple(f"x{mask:02d}" for mask in range(1, 32))
+#: the compact table (``compact``): the best action and the runner-up with their EVs
+COMPACT_COLUMNS = ("key", "weight", "best", "best_ev", "second", "second_ev", "insurance")
+INTEGER_COLUMNS = {"key": np.int64, "weight": np.int32, "best": np.uint8, "best_num": np.int64,
+                "best_den": np.int64, "second": np.uint8, "insurance": np.uint8}
+
+
+def action_code(option: Option, hand: Sequence[Card]) -> int:
+    """The code of a first action of the (representative) hand."""
+    if option.action == "exchange":
+        return 2 + sum(1 << hand.index(c) for c in option.throw)
+    return {"fold": 0, "bet": 1, "sixth_card": 2}[option.action]
+
+
+def action_option(code: int, hand: Sequence[Card]) -> Option:
+    """The first action of a code (its EV left at 0), exchanges throwing cards of ``hand``."""
+    if code >= 3:
+        return Option("exchange", Fraction(0), tuple(c for i, c in enumerate(hand) if (code - 2) >> i & 1))
+    return Option(("fold", "bet", "sixth_card")[code], Fraction(0))
+
+
+def action_label(code: int, hand: Sequence[Card]) -> str:
+    """The action of a code in words, exchanges naming the cards of ``hand`` to throw."""
+    return action_option(code, hand).label
+
+
+def arrow_schema(metadata: dict[bytes, bytes], compact: bool = False) -> Any:
+    import pyarrow as pa
+
+    if compact:
+        # the runner-up's EV only ranks it: float32 (7 digits) halves the largest column
+        return pa.schema([pa.field(name, pa.float32() if name == "second_ev" else
+                                   pa.from_numpy_dtype(np.dtype(INTEGER_COLUMNS.get(name, np.float64))))
+                          for name in COMPACT_COLUMNS], metadata={**metadata, b"rpoker.compact": b"true"})
+    fields = [pa.field(name, pa.from_numpy_dtype(np.dtype(INTEGER_COLUMNS.get(name, np.float64))))
+              for name in ("key", "weight", "best", "best_ev", "best_num", "best_den", "second",
+                           "second_ev", "insurance", "bet")]
+    fields += [pa.field(name, pa.float32()) for name in ("sixth", *EXCHANGE_COLUMNS)]
+    return pa.schema(fields, metadata=metadata)
+
+
+def shard_metadata(rules: Rules) -> dict[bytes, bytes]:
+    return {b"rpoker.rules": json.dumps({"name": rules.name, **rules.to_dict()}, sort_keys=True).encode(),
+            b"rpoker.fingerprint": rules.fingerprint.encode(),
+            b"rpoker.solver_version": __version__.encode(),
+            b"rpoker.schema_version": str(SCHEMA_VERSION).encode()}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a build covers: the shard size and the shards to solve."""
+
+    shard_rows: int
+    shards: tuple[int, ...]
+
+    @property
+    def n_shards(self) -> int:
+        return -(-N_CLASSES // self.shard_rows)
+
+    def rows(self, shard: int) -> range:
+        return range(shard * self.shard_rows, min(N_CLASSES, (shard + 1) * self.shard_rows))
+
+
+def shard_path(directory: Path, shard: int) -> Path:
+    return directory / f"shard-{shard:05d}.parquet"
+
+
+def new_manifest(rules: Rules, shard_rows: int) -> dict[str, Any]:
+    return {"format": FORMAT, "schema_version": SCHEMA_VERSION,
+            "solver_version": __version__, "rules": {"name": rules.name, **rules.to_dict()},
+            "fingerprint": rules.fingerprint, "classes": N_CLASSES, "shard_rows": shard_rows,
+            "shards_total": Plan(shard_rows, ()).n_shards, "shards": {}}
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """The verified manifest of a table directory (``manifest.read_manifest``)."""
+    return _read_manifest(directory, SCHEMA_VERSION)
+
+
+def write_shard(directory: Path, shard: int, metadata: dict[bytes, bytes], columns: dict[str, np.ndarray],
+                 compact: bool = False) -> dict[str, Any]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = arrow_schema(metadata, compact)
+    table = pa.table([pa.array(columns[f.name], type=f.type) for f in schema], schema=schema)
+    path = shard_path(directory, shard)
+    if compact:
+        # made to be shipped: sorted keys as deltas, the float32 EVs split by byte (zstd finds
+        # more in them), the strongest zstd level (read speed is the same)
+        options: dict[str, Any] = {"use_dictionary": ["weight", "best", "second", "insurance"],
+                                   "column_encoding": {"key": "DELTA_BINARY_PACKED", "second_ev": "BYTE_STREAM_SPLIT"},
+                                   "compression_level": 19}
+    else:
+        options = {"use_dictionary": ["best", "second", "insurance"]}
+    write_atomic(path, lambda p: pq.write_table(
+        table, p, compression="zstd", row_group_size=len(table), write_statistics=["key"], **options))
+    keys = columns["key"]
+    return {"rows": len(keys), "first_key": int(keys[0]), "last_key": int(keys[-1]), **file_entry(path)}
+
+
+def shard_matches(directory: Path, shard: int, entry: dict[str, Any]) -> bool:
+    return matches(shard_path(directory, shard), entry)
