@@ -8,6 +8,8 @@ costs little):
 >>> s = solver.solve(hand, up)                       # every option, exact
 >>> s.best.label, round(float(s.best.ev), 9)
 ('exchange 8c 5s 2d', 0.207718088)
+>>> s.best.action == solver.Action("exchange", solver.parse_cards("8c 5s 2d"))
+True
 >>> s.option("bet").ev == s.bet.ev, s.bet.insurance_size
 (True, 0)
 >>> r = solver.load_rules("caribbean")               # a preset or a TOML rules file
@@ -54,6 +56,7 @@ _PUBLIC: dict[str, tuple[str, str]] = {
     "evaluate": ("hand", "evaluate"),
     "solve": ("deal", "solve"),
     "Solution": ("deal", "Solution"),
+    "Action": ("action", "Action"),
     "Option": ("deal", "Option"),
     "BetValue": ("deal", "BetValue"),
     "bet_value": ("deal", "bet_value"),
@@ -74,6 +77,7 @@ _PUBLIC: dict[str, tuple[str, str]] = {
 __all__ = ["__version__", *_PUBLIC]
 
 if TYPE_CHECKING:
+    from .action import Action
     from .cards import Card, format_cards, parse_card, parse_cards
     from .deal import BetValue, BuyDecision, Option, Solution, bet_value, buy_game, option_returns, solve
     from .errors import InputError

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from . import _brute, _dealer, _eval
+from .action import Action
 from .cards import Card, check_disjoint, format_cards
 from .category import AK
 from .classes import rank_order
@@ -110,17 +111,14 @@ class BetValue:
 
 @dataclass(frozen=True)
 class Option:
-    """One first decision: ``fold``, ``bet``, ``sixth_card`` or ``exchange`` of ``throw``."""
+    """One first decision and its exact EV."""
 
-    action: str
+    action: Action
     ev: Fraction
-    throw: tuple[Card, ...] = ()
 
     @property
     def label(self) -> str:
-        if self.action == "exchange":
-            return f"exchange {format_cards(self.throw)}"
-        return self.action.replace("_", " ")
+        return self.action.label
 
 
 @dataclass(frozen=True)
@@ -141,7 +139,7 @@ class Solution:
     def option(self, action: str, throw: Sequence[Card] = ()) -> Option:
         """The option of an action (and, for an exchange, the cards thrown, in any order)."""
         for o in self.options:
-            if o.action == action and set(o.throw) == set(throw):
+            if o.action.same(action, throw):
                 return o
         raise KeyError(f"no option {action} {format_cards(throw)}".strip())
 
@@ -264,11 +262,11 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
     p5 = payout_by_strength(rules)
     strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
     bet = BetValue.from_counts(raw["bet"], int(p5[strength]), rules)
-    options = [Option("fold", Fraction(-1)), Option("bet", bet.ev)]
+    options = [Option(Action("fold"), Fraction(-1)), Option(Action("bet"), bet.ev)]
     if rules.sixth_card:
         num, den = raw["sixth"]
-        options.append(Option("sixth_card", -rules.sixth_card_fee + Fraction(num, den)))
-    options += [Option("exchange", ev, throw) for throw, ev in _exchanges(hand, rules, raw["exchange"]).items()]
+        options.append(Option(Action("sixth_card"), -rules.sixth_card_fee + Fraction(num, den)))
+    options += [Option(Action("exchange", throw), ev) for throw, ev in _exchanges(hand, rules, raw["exchange"]).items()]
     if bounded:
         # exactly: first the n exchanges of highest bounds that reach the n-th best of the others,
         # then those whose bound reaches the n-th best of all solved so far
@@ -282,14 +280,20 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
             if needed:
                 counts = sorted({mask.bit_count() for mask in needed})
                 exact = _kernel(hand, up_card, dead, rules, counts, False, wanted=sum(1 << mask for mask in needed))
-                options += [Option("exchange", ev, throw)
+                options += [Option(Action("exchange", throw), ev)
                             for throw, ev in _exchanges(hand, rules, exact["exchange"]).items()]
-    # best first; among equal EVs the simpler action first (fold, bet, sixth card, fewer cards)
-    order = {"fold": 0, "bet": 1, "sixth_card": 2, "exchange": 3}
-    keys = [(-ev, order[o.action], len(o.throw), sorted(o.throw), i)
-            for i, (ev, o) in enumerate(zip(_scaled(o.ev for o in options), options))]
-    options = [options[key[-1]] for key in sorted(keys)]
-    return Solution(hand, up_card, dead, rules, bet, tuple(options))
+    return Solution(hand, up_card, dead, rules, bet, ranked(options))
+
+
+def ranked(options: Sequence[Option]) -> tuple[Option, ...]:
+    """Options best first; among equal EVs the simpler action first (fold, bet, sixth card, fewer
+    cards): so a tie between betting and folding a dealt hand is a fold.
+
+    >>> ranked([Option(Action("bet"), Fraction(-1)), Option(Action("fold"), Fraction(-1))])[0].label
+    'fold'
+    """
+    keys = [(-ev, *o.action.simplicity(), i) for i, (ev, o) in enumerate(zip(_scaled(o.ev for o in options), options))]
+    return tuple(options[key[-1]] for key in sorted(keys))
 
 
 #: the columns of ``bet_counts``
@@ -329,7 +333,7 @@ def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thro
     return BetValue.from_counts(counts, value.payout, rules)
 
 
-def option_returns(hand: Sequence[Card], up_card: Card, option: Option, rules: Rules = DEFAULT,
+def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action, rules: Rules = DEFAULT,
                    dead: Sequence[Card] = ()) -> Returns:
     """Every net result of playing one option of a deal, with its exact count: the fee, the
     bet or fold of each final hand as its EV decides (a forced bet is bet), the insurance and
@@ -348,27 +352,28 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option, rules: R
     hand, dead = tuple(hand), tuple(dead)
     _check(hand, up_card, dead, rules)
     settings = kernel_settings(rules)
-    if option.action == "fold":
+    action = option.action if isinstance(option, Option) else option
+    if action.kind == "fold":
         return Returns({-1: 1}, 1, 0, 0, 0, 0, 0)
-    if option.action == "bet":
+    if action.kind == "bet":
         raw = _kernel(hand, up_card, dead, rules, (), False)
         n, win, tie, lose, nq, _, den, *split = raw["bet"]
         strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
         pay = int(payout_by_strength(rules)[strength])
         folded, rows, fee = 0, {pay << 16 | split[4]: (win, tie, lose, nq, *split[:4])}, 0
     else:
-        if option.action == "sixth_card":
+        if action.kind == "sixth_card":
             if not rules.sixth_card:
                 raise InputError(f"the rules {rules.name!r} have no sixth card")
             raw = _kernel(hand, up_card, dead, rules, (), True, dist=True)
             folded, rows, n, den = raw["sixth_dist"]
             fee = rules.sixth_card_fee
         else:
-            k = len(option.throw)
-            if k not in rules.exchange_counts or not set(option.throw) <= set(hand):
-                raise InputError(f"the rules {rules.name!r} do not allow exchanging {format_cards(option.throw)}"
+            k = len(action.throw)
+            if k not in rules.exchange_counts or not set(action.throw) <= set(hand):
+                raise InputError(f"the rules {rules.name!r} do not allow exchanging {format_cards(action.throw)}"
                                  if k not in rules.exchange_counts else "the cards thrown must be in the hand")
-            mask = sum(1 << i for i, c in enumerate(hand) if c in option.throw)
+            mask = sum(1 << i for i, c in enumerate(hand) if c in action.throw)
             raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, dist=True)
             folded, rows, n, den = raw["exchange_dist"][mask]
             fee = rules.exchange_fees[k - 1]

@@ -25,13 +25,14 @@ from typing import Any
 import numpy as np
 
 from . import __version__, _eval
+from .action import Action
 from .classes import N_CLASSES, enumerate_classes, rank_order
 from .deal import bet_counts, kernel_settings, option_returns, payout_by_strength
 from .errors import InputError
 from .manifest import file_entry, writable_directory, write_atomic, write_manifest, writing
 from .returns import Returns, bets_returns
 from .rules import Rules
-from .tables import Plan, Table, action_option, read_manifest
+from .tables import Plan, Table, read_manifest
 
 SUFFIX = ".results.json"
 FIELDS = ("bets", "insured", "insurance", "fees", "bought")
@@ -88,7 +89,7 @@ def shard_results(table: Table, rules: Rules, shard: int) -> dict[str, Any]:
     others = np.flatnonzero(best >= 2)
     for i in others[rank_order(hands[others], ups[others])]:
         hand = tuple(int(c) for c in hands[i])
-        r = option_returns(hand, int(ups[i]), action_option(int(best[i]), hand), rules)
+        r = option_returns(hand, int(ups[i]), Action.from_code(int(best[i]), hand), rules)
         if abs(float(r.ev) - float(best_ev[i])) > 1e-9:
             raise InputError(f"shard {shard}, row {rows.start + i}: the table's best EV {best_ev[i]} is not that "
                              f"of playing its action ({float(r.ev)}): a table of other rules or a damaged one")

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from . import _eval, optimal
+from .action import GROUPS, group_of_codes
 from .category import (
     AK,
     CATEGORIES,
@@ -131,17 +132,6 @@ def strategy(name: str, c: Counts, rules: Rules, bet: np.ndarray, closed: bool =
     return Strategy.of(name, r, int(c.weight.sum()) * COMPLETIONS)
 
 
-#: the first actions a table's best action codes fall into (fold, bet, sixth card, exchange of k)
-FIRST_ACTIONS = ("fold", "bet", "sixth card", *(f"exchange {k}" for k in range(1, 6)))
-_THROWN = np.array([bin(m).count("1") for m in range(32)])
-
-
-def first_action(best: np.ndarray) -> np.ndarray:
-    """Each action code (``tables.action_code``) as its place in ``FIRST_ACTIONS``."""
-    best = best.astype(np.int64)
-    return np.where(best >= 3, 2 + _THROWN[np.maximum(best - 2, 0)], best)
-
-
 @dataclass(frozen=True)
 class TablePlay:
     """Optimal play read from a complete strategy table (rules with exchanges or a sixth card)."""
@@ -180,13 +170,13 @@ def table_play(table: Table, rules: Rules | None = None) -> TablePlay:
         raise InputError(f"the table in {table.directory} is not complete: {len(table.manifest['shards'])} of "
                          f"{table.manifest['shards_total']} shards")
     total, largest, insured = Fraction(0), 0.0, 0
-    first = np.zeros(len(FIRST_ACTIONS), np.int64)
+    first = np.zeros(len(GROUPS), np.int64)
     for s in range(table.manifest["shards_total"]):
         data = table.read_shard(s, ["weight", "best", "best_ev", "insurance"])
         weight, best, ev = (data.column(n).to_numpy() for n in ("weight", "best", "best_ev"))
         total += _exact_float_total(weight, ev)
         largest = max(largest, float(np.abs(ev).max()))
-        first += np.bincount(first_action(best), weights=weight, minlength=len(FIRST_ACTIONS)).astype(np.int64)
+        first += np.bincount(group_of_codes(best), weights=weight, minlength=len(GROUPS)).astype(np.int64)
         insured += int(weight[(best == 1) & (data.column("insurance").to_numpy() > 0)].sum())
     results, shards = optimal.table_results(table, rules) if rules is not None else (None, 0)
     if results is not None and abs(float(results.ev - total / N_DEALS)) > largest * 2.0**-52:
@@ -194,7 +184,7 @@ def table_play(table: Table, rules: Rules | None = None) -> TablePlay:
                          f"{float(results.ev):+.12f}, not the table's {float(total / N_DEALS):+.12f}: "
                          "remove the shard-*.results.json files and run `rpoker tables results` again")
     return TablePlay(str(table.directory), total, largest * 2.0**-52,
-                     {name: int(d) for name, d in zip(FIRST_ACTIONS, first)}, insured, results, shards)
+                     {name: int(d) for name, d in zip(GROUPS, first)}, insured, results, shards)
 
 
 def optimal_bet(c: Counts) -> np.ndarray:
@@ -443,15 +433,15 @@ def charts(f: dict[str, Any], c: Counts, directory: Any) -> list[Any]:
 
 def table_first_actions(table: Table) -> tuple[list[str], np.ndarray]:
     """Deals by hand group (rows, as ``hand_group``), up-card rank and best first action
-    (``FIRST_ACTIONS``), from a complete table: weights int64[groups, 13, 8]."""
+    (``GROUPS``), from a complete table: weights int64[groups, 13, 8]."""
     hands, ups, weights = enumerate_classes()   # in key order: the order of the table's rows
     strength = _eval.evaluate(hands, False)
     groups = [hand_group(s) for s in range(len(STRENGTH_CATEGORY))]
     labels = list(dict.fromkeys(groups))
     row_of = np.asarray([labels.index(g) for g in groups])[strength]
-    action = first_action(np.concatenate([table.read_shard(s, ["best"]).column("best").to_numpy()
+    action = group_of_codes(np.concatenate([table.read_shard(s, ["best"]).column("best").to_numpy()
                                           for s in range(table.manifest["shards_total"])]))
-    out = np.zeros((len(labels), 13, len(FIRST_ACTIONS)), np.int64)
+    out = np.zeros((len(labels), 13, len(GROUPS)), np.int64)
     np.add.at(out, (row_of, ups >> 2, action), weights)
     return labels, out
 
@@ -471,16 +461,16 @@ def table_chart(name: str, labels: list[str], deals: np.ndarray, directory: Any)
     total = deals.sum(axis=2)
     top = deals.argmax(axis=2)
     share = np.divide(deals.max(axis=2), total, out=np.zeros(total.shape), where=total > 0)
-    colours = [plt.get_cmap("tab10")(k) for k in range(len(FIRST_ACTIONS))]
+    colours = [plt.get_cmap("tab10")(k) for k in range(len(GROUPS))]
     fig, ax = plt.subplots(figsize=(9, 11))
     ax.imshow(np.where(total > 0, top, np.nan), cmap=ListedColormap(colours), vmin=-0.5,
-              vmax=len(FIRST_ACTIONS) - 0.5, aspect="auto", alpha=None)
+              vmax=len(GROUPS) - 0.5, aspect="auto", alpha=None)
     ax.imshow(np.zeros_like(share), cmap="Greys", alpha=np.clip(1 - share, 0, 1) * 0.6, aspect="auto", vmin=0, vmax=1)
     ax.set_xticks(range(13), RANK_NAMES)
     ax.set_yticks(range(len(labels)), labels, fontsize=7)
     ax.set_xlabel("dealer's up-card")
     ax.set_title(f"{name}: most frequent best first action (paler: a smaller share of the cell)")
-    ax.legend(handles=[Rectangle((0, 0), 1, 1, color=c) for c in colours], labels=list(FIRST_ACTIONS),
+    ax.legend(handles=[Rectangle((0, 0), 1, 1, color=c) for c in colours], labels=list(GROUPS),
               loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
     fig.tight_layout()
     path = directory / f"strategy-{name}.png"

@@ -51,7 +51,7 @@ def _ev(x: Fraction | float) -> str:
 def option_json(o: Option | Choice) -> dict[str, Any]:
     """An option for JSON: its action, the cards thrown, its EV and (when known) exact EV."""
     exact_ev = o.ev if isinstance(o, Option) else o.ev_exact
-    return {"action": o.action, "throw": format_cards(o.throw).split(), "ev": float(o.ev),
+    return {"action": o.action.kind, "throw": format_cards(o.action.throw).split(), "ev": float(o.ev),
             "ev_exact": exact(exact_ev) if exact_ev is not None else None}
 
 
@@ -85,19 +85,12 @@ def buy_advice(p: int, may_buy: bool) -> str:
             "ask `rpoker buy` with the dealer's cards")
 
 
-def _action_words(o: Option | Choice, hand: Sequence[Card]) -> str:
-    if o.action == "exchange":
-        keep = [c for c in hand if c not in o.throw]
-        return f"exchange {format_cards(o.throw)}" + (f", keep {format_cards(keep)}" if keep else " (all five)")
-    return {"fold": "fold", "bet": "bet", "sixth_card": "buy a sixth card"}[o.action]
-
-
 def _may_insure(rules: Rules, hand: HandValue) -> bool:
     return rules.insurance and hand.category >= rules.insurance_category
 
 
 def advice(s: Solution, hand: HandValue) -> list[str]:
-    lines = [f"best: {_action_words(s.best, s.hand)} (EV {_ev(s.best.ev)} antes)"]
+    lines = [f"best: {s.best.action.words(s.hand)} (EV {_ev(s.best.ev)} antes)"]
     lines.append(insurance_advice(s.bet, _may_insure(s.rules, hand)) + " — if you bet these five cards")
     lines.append(buy_advice(hand.payout, s.rules.buy_game and hand.category >= 1))
     return lines
@@ -134,7 +127,7 @@ def answer_json(a: Answer, table: Table, rules: Rules, hand: HandValue) -> dict[
               "solver_version": table.manifest["solver_version"]}
     bet: dict[str, Any] = {key: None for name in _BET_VALUES for key in (name, name + "_exact")}
     bet["ev"], bet["insurance_size"] = a.bet_ev, a.insurance
-    lines = [f"best: {_action_words(a.best, a.hand)} (EV {_ev(a.best.ev)} antes)",
+    lines = [f"best: {a.best.action.words(a.hand)} (EV {_ev(a.best.ev)} antes)",
              (f"insurance: insure {a.insurance} antes, the maximum" if a.insurance
               else "insurance: do not insure" if _may_insure(rules, hand)
               else "insurance: not offered with this hand") + " — if you bet these five cards",

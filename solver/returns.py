@@ -9,8 +9,9 @@ every result of a round is a whole number of rounds. ``bet_results`` turns the c
 strategy (``report.Strategy``) with its EV, standard deviation and rates.
 
 >>> from solver.cards import parse_cards, parse_card
->>> from solver.deal import Option, option_returns
->>> r = option_returns(parse_cards("Ah Ad Kc 8s 9d"), parse_card("Kh"), Option("bet", 0))
+>>> from solver.action import Action
+>>> from solver.deal import option_returns
+>>> r = option_returns(parse_cards("Ah Ad Kc 8s 9d"), parse_card("Kh"), Action("bet"))
 >>> sorted(r.results)                    # lose, tie, no game, win (a pair with AK: P = 2)
 [-3, 0, 1, 4]
 >>> sum(r.results.values()) == r.rounds, round(float(r.probability(r.results[4])), 6)

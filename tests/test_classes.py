@@ -59,4 +59,4 @@ def test_a_class_solves_like_the_users_deal():
     mine, theirs = solve(hand, up, r), solve(c.hand, c.up_card, r)
     assert mine.bet.ev == theirs.bet.ev
     for o in theirs.options:
-        assert mine.option(o.action, c.to_user(o.throw)).ev == o.ev
+        assert mine.option(o.action.kind, c.to_user(o.action.throw)).ev == o.ev

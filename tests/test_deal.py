@@ -134,7 +134,7 @@ def test_caribbean_has_fold_and_bet_only():
     hand, up = deal("Ac Kc 9c 4c 2h", "7d")
     c = rules.preset("caribbean")
     s = solve(hand, up, c)
-    assert {o.action for o in s.options} == {"fold", "bet"}
+    assert {o.action.kind for o in s.options} == {"fold", "bet"}
     assert s.bet.ev == ref.bet(hand, up, c)
 
 
@@ -398,7 +398,7 @@ def test_exchange_bounds_are_upper_bounds(name):
     for text, up, dead in BOUND_DEALS:
         hand, u = deal(text, up)
         dead = parse_cards(dead) if dead else ()
-        exact = {o.throw: o.ev for o in solve(hand, u, r, dead).options if o.action == "exchange"}
+        exact = {o.action.throw: o.ev for o in solve(hand, u, r, dead).options if o.action.kind == "exchange"}
         most = exchange_bounds(hand, u, r, dead, counts=range(1, 6))
         assert most.keys() == exact.keys()
         assert [t for t in exact if most[t] < exact[t]] == [], text

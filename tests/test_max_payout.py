@@ -116,8 +116,8 @@ def test_every_result_of_a_round(text, up, r):
         got = option_returns(hand, u, o, r)
         assert got.ev == o.ev
         assert {x: Fraction(k, got.rounds) for x, k in got.results.items()} == \
-            ref.option_results(hand, u, r, o.action, o.throw)
-        assert max(got.results) <= r.max_payout - (r.sixth_card_fee if o.action != "bet" else 0)
+            ref.option_results(hand, u, r, o.action.kind, o.action.throw)
+        assert max(got.results) <= r.max_payout - (r.sixth_card_fee if o.action.kind != "bet" else 0)
 
 
 @pytest.mark.parametrize("text, up, r", CASES)

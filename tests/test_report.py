@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from solver import _eval, optimal, report, rules, tables
+from solver.action import GROUPS
 from solver.classes import enumerate_classes, rank_order
 from solver.cli import app
 from solver.deal import bet_counts, bet_value, kernel_settings, payout_by_strength
@@ -208,9 +209,9 @@ def test_strategy_chart_from_a_table(fake_table, tmp_path):
 
     table, weights, best, _, _ = fake_table
     labels, deals = report.table_first_actions(tables.Table(table))
-    assert deals.shape == (len(labels), 13, len(report.FIRST_ACTIONS)) and deals.sum() == report.N_DEALS
+    assert deals.shape == (len(labels), 13, len(GROUPS)) and deals.sum() == report.N_DEALS
     play = report.table_play(tables.Table(table))
-    assert [int(deals[:, :, k].sum()) for k in range(len(report.FIRST_ACTIONS))] == list(play.first_action.values())
+    assert [int(deals[:, :, k].sum()) for k in range(len(GROUPS))] == list(play.first_action.values())
     path = report.table_chart("russian", labels, deals, tmp_path)
     assert path.name == "strategy-russian.png" and path.stat().st_size > 10_000
 

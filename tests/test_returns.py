@@ -5,7 +5,6 @@ dealer hand and every buy draw one by one; the fast path counts outcome by outco
 dealer side counted by ranks. Both are exact: the tables must be equal.
 """
 
-from fractions import Fraction
 from itertools import combinations
 
 import pytest
@@ -13,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver import rules
+from solver.action import Action
 from solver.cards import parse_card, parse_cards
-from solver.deal import Option, option_returns, solve
+from solver.deal import option_returns, solve
 from solver.errors import InputError
 from solver.reference import deal as ref
 
@@ -26,7 +26,7 @@ def _table(r):
 
 
 def _option(action, throw=()):
-    return Option(action, Fraction(0), tuple(throw))
+    return Action(action, tuple(throw))
 
 
 @pytest.mark.parametrize("text, up, rule, action, thrown", [

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from solver import classes, rules, tables
+from solver.action import Action
 from solver.cards import format_cards, parse_card, parse_cards
 from solver.classes import PERM_CARD, enumerate_classes
 from solver.cli import app
@@ -34,9 +35,9 @@ def test_action_codes_round_trip():
     hand = parse_cards("2c 7d Qh Ks As")
     s = solve(hand, parse_card("9s"))
     for o in s.options:
-        code = tables.action_code(o, hand)
-        assert tables.action_label(code, hand) == o.label
-    assert {tables.action_code(o, hand) for o in s.options} == set(range(34))
+        code = o.action.code(hand)
+        assert Action.from_code(code, hand) == o.action and Action.from_code(code, hand).label == o.label
+    assert {o.action.code(hand) for o in s.options} == set(range(34))
 
 
 def test_rows_are_the_solver_answers(built):
@@ -51,12 +52,12 @@ def test_rows_are_the_solver_answers(built):
         assert row["key"] == int(classes.class_keys(hands[k:k + 1], ups[k:k + 1])[0])
         assert row["weight"] == weights[k]
         assert Fraction(row["best_num"], row["best_den"]) == s.best.ev
-        assert tables.action_label(row["best"], hand) == s.best.label
-        assert tables.action_label(row["second"], hand) == s.options[1].label
+        assert Action.from_code(row["best"], hand) == s.best.action
+        assert Action.from_code(row["second"], hand) == s.options[1].action
         assert row["bet"] == float(s.bet.ev) and row["insurance"] == s.bet.insurance_size
         for o in s.options:
-            if o.action == "exchange":
-                assert row[tables.EXCHANGE_COLUMNS[tables.action_code(o, hand) - 3]] == np.float32(float(o.ev))
+            if o.action.kind == "exchange":
+                assert row[tables.EXCHANGE_COLUMNS[o.action.code(hand) - 3]] == np.float32(float(o.ev))
     manifest = tables.read_manifest(built)
     assert manifest["fingerprint"] == rules.DEFAULT.fingerprint and set(manifest["shards"]) == {"0", "1"}
 
@@ -253,8 +254,8 @@ def test_rows_without_options_are_counted_in_batches():
         hand = tuple(int(c) for c in hands[k])
         s = solve(hand, int(ups[k]), r)
         assert Fraction(int(out["best_num"][i]), int(out["best_den"][i])) == s.best.ev
-        assert tables.action_label(out["best"][i], hand) == s.best.label
-        assert tables.action_label(out["second"][i], hand) == s.options[1].label
+        assert Action.from_code(out["best"][i], hand) == s.best.action
+        assert Action.from_code(out["second"][i], hand) == s.options[1].action
         assert out["bet"][i] == float(s.bet.ev) and out["insurance"][i] == s.bet.insurance_size
         assert np.isnan(out["sixth"][i]) and np.isnan(out["x31"][i])
 

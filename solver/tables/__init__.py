@@ -13,7 +13,7 @@ Columns, one row per class, sorted by ``key``:
 key           int64      the class (``classes.class_keys``): its rank-level deal, then the
                          representative hand (sorted, base 52), then the up-card
 weight        int32      deals in the class (the weights sum to 122,151,120)
-best          uint8      the best first action (code: see ``action_label``)
+best          uint8      the best first action (its code: ``Action.code``)
 best_ev       float64    its EV per ante
 best_num      int64      its EV as an exact fraction ``best_num / best_den`` (reduced)
 best_den      int64
@@ -27,8 +27,8 @@ x01 ... x31   float32    EV of exchanging the cards of the representative hand a
                          enough to rank the options; the best and the runner-up are float64
 ============  =========  ===================================================================
 
-Action codes: 0 fold, 1 bet, 2 sixth card, 2 + mask for an exchange (mask 1..31 over the
-representative hand's five cards in sorted order).
+Action codes (``solver.action``): 0 fold, 1 bet, 2 sixth card, 2 + mask for an exchange (mask
+1..31 over the representative hand's five cards in sorted order).
 
 A *compact* table (``compact``; ``"compact": true`` in its manifest) keeps only the columns
 ``COMPACT_COLUMNS`` — key, weight, best, best_ev, second, second_ev (float32), insurance — in the
@@ -44,15 +44,12 @@ from .schema import (
     EXCHANGE_COLUMNS,
     SCHEMA_VERSION,
     Plan,
-    action_code,
-    action_label,
-    action_option,
     read_manifest,
     shard_path,
 )
 from .verification import CheckReport, check
 
 __all__ = ["CHUNK_ROWS", "CHUNKS", "COMPACT_COLUMNS", "EXCHANGE_COLUMNS", "SCHEMA_VERSION", "SHARD_ROWS", "Answer",
-           "BuildReport", "CheckReport", "Choice", "CompactReport", "MissingShard", "Plan", "Table", "action_code",
-           "action_label", "action_option", "build", "check", "compact", "default_roots", "locate", "read_manifest",
-           "shard_path", "shipped_root", "solve_rows", "where"]
+           "BuildReport", "CheckReport", "Choice", "CompactReport", "MissingShard", "Plan", "Table", "build",
+           "check", "compact", "default_roots", "locate", "read_manifest", "shard_path", "shipped_root", "solve_rows",
+           "where"]

@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
+from ..action import Action
 from ..cards import Card, check_disjoint
 from ..classes import canonical, class_keys
-from ..deal import Option
 from ..errors import InputError
 from ..manifest import MANIFEST, sha256
 from ..rules import PRESETS, Rules
-from .schema import EXCHANGE_COLUMNS, action_option, read_manifest, shard_path
+from .schema import EXCHANGE_COLUMNS, read_manifest, shard_path
 
 
 @dataclass(frozen=True)
@@ -27,14 +27,13 @@ class Choice:
     the best and the runner-up, float32 for the others) and, for the best action of a full
     table, the exact fraction."""
 
-    action: str                         # fold, bet, sixth_card, exchange
-    throw: tuple[Card, ...]
+    action: Action
     ev: float
     ev_exact: Fraction | None = None
 
     @property
     def label(self) -> str:
-        return Option(self.action, Fraction(0), self.throw).label
+        return self.action.label
 
 
 @dataclass(frozen=True)
@@ -169,9 +168,10 @@ class Table:
         rep = c.hand
 
         def choice(code: int, ev: float, exact: Fraction | None = None) -> Choice:
-            o = action_option(code, rep)
-            thrown = set(c.to_user(list(o.throw)))
-            return Choice(o.action, tuple(x for x in hand if x in thrown), float(ev), exact)  # in the hand's order
+            action = Action.from_code(code, rep)
+            thrown = set(c.to_user(list(action.throw)))
+            in_hand = Action(action.kind, tuple(x for x in hand if x in thrown))   # in the hand's order
+            return Choice(in_hand, float(ev), exact)
 
         best_exact = None if self.compact else Fraction(data["best_num"], data["best_den"])
         options = [choice(data["best"], data["best_ev"], best_exact), choice(data["second"], data["second_ev"])]

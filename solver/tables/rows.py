@@ -8,12 +8,13 @@ from fractions import Fraction
 import numpy as np
 
 from .. import _eval
+from ..action import Action
 from ..cards import format_cards
 from ..classes import rank_order
-from ..deal import BetValue, Option, bet_counts, kernel_settings, payout_by_strength, solve
+from ..deal import BetValue, Option, bet_counts, kernel_settings, payout_by_strength, ranked, solve
 from ..errors import InputError
 from ..rules import Rules
-from .schema import COMPACT_COLUMNS, EXCHANGE_COLUMNS, INTEGER_COLUMNS, action_code
+from .schema import COMPACT_COLUMNS, EXCHANGE_COLUMNS, INTEGER_COLUMNS
 
 
 def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules, compact: bool = False) -> dict[str, np.ndarray]:
@@ -31,23 +32,23 @@ def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules, compact: b
     for i, (bet, options) in enumerate(_solutions(hands, up_cards, rules, 2 if compact else None)):
         hand = tuple(int(c) for c in hands[i])
         best, second = options[0], options[1]
-        out["best"][i] = action_code(best, hand)
+        out["best"][i] = best.action.code(hand)
         out["best_ev"][i] = float(best.ev)
         num, den = best.ev.numerator, best.ev.denominator
         if max(abs(num), den) >= 2**63:
             raise InputError(f"EV {best.ev} of class {format_cards(hand)} | {format_cards([int(up_cards[i])])} "
                              "does not fit 64-bit integers")
         out["best_num"][i], out["best_den"][i] = num, den
-        out["second"][i] = action_code(second, hand)
+        out["second"][i] = second.action.code(hand)
         out["second_ev"][i] = float(second.ev)
         out["insurance"][i] = bet.insurance_size
         for o in options:
-            if o.action == "bet":
+            if o.action.kind == "bet":
                 out["bet"][i] = float(o.ev)
-            elif o.action == "sixth_card":
+            elif o.action.kind == "sixth_card":
                 out["sixth"][i] = float(o.ev)
-            elif o.action == "exchange":
-                out[EXCHANGE_COLUMNS[action_code(o, hand) - 3]][i] = float(o.ev)
+            elif o.action.kind == "exchange":
+                out[EXCHANGE_COLUMNS[o.action.code(hand) - 3]][i] = float(o.ev)
     return {name: out[name] for name in COMPACT_COLUMNS if name in out} if compact else out
 
 
@@ -70,6 +71,4 @@ def _solutions(hands: np.ndarray, up_cards: np.ndarray, rules: Rules,
     for k in range(len(hands)):
         p = int(p5[strength[k]])
         bet = BetValue.from_row(counts[k], p, rules)
-        fold = Option("fold", Fraction(-1))
-        # the order of solve(): best first, fold before bet on a tie
-        yield bet, ([Option("bet", bet.ev), fold] if bet.ev > -1 else [fold, Option("bet", bet.ev)])
+        yield bet, list(ranked([Option(Action("fold"), Fraction(-1)), Option(Action("bet"), bet.ev)]))

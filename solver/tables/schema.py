@@ -1,54 +1,28 @@
-"""The file format of a strategy table: the shards' layout, columns and action codes, their
-metadata, the manifest's shape, and how a shard file is written (the package docstring gives the
+"""The file format of a strategy table: the shards' layout and columns (the actions coded by
+``Action.code``), their metadata, the manifest's shape, and how a shard file is written (the package docstring gives the
 columns)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .. import __version__
-from ..cards import Card
 from ..classes import N_CLASSES
-from ..deal import Option
 from ..manifest import FORMAT, file_entry, matches, write_atomic
 from ..manifest import read_manifest as _read_manifest
 from ..rules import Rules
 
 SCHEMA_VERSION = 1
-SHARD_ROWS = 65_536
-CHUNK_ROWS = 512
-CHUNKS = ".chunks"  # finished chunks of an unfinished build, so that a killed build loses little
 EXCHANGE_COLUMNS = tuple(f"x{mask:02d}" for mask in range(1, 32))
 #: the compact table (``compact``): the best action and the runner-up with their EVs
 COMPACT_COLUMNS = ("key", "weight", "best", "best_ev", "second", "second_ev", "insurance")
 INTEGER_COLUMNS = {"key": np.int64, "weight": np.int32, "best": np.uint8, "best_num": np.int64,
-                "best_den": np.int64, "second": np.uint8, "insurance": np.uint8}
-
-
-def action_code(option: Option, hand: Sequence[Card]) -> int:
-    """The code of a first action of the (representative) hand."""
-    if option.action == "exchange":
-        return 2 + sum(1 << hand.index(c) for c in option.throw)
-    return {"fold": 0, "bet": 1, "sixth_card": 2}[option.action]
-
-
-def action_option(code: int, hand: Sequence[Card]) -> Option:
-    """The first action of a code (its EV left at 0), exchanges throwing cards of ``hand``."""
-    if code >= 3:
-        return Option("exchange", Fraction(0), tuple(c for i, c in enumerate(hand) if (code - 2) >> i & 1))
-    return Option(("fold", "bet", "sixth_card")[code], Fraction(0))
-
-
-def action_label(code: int, hand: Sequence[Card]) -> str:
-    """The action of a code in words, exchanges naming the cards of ``hand`` to throw."""
-    return action_option(code, hand).label
+                   "best_den": np.int64, "second": np.uint8, "insurance": np.uint8}
 
 
 def arrow_schema(metadata: dict[bytes, bytes], compact: bool = False) -> Any:

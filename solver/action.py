@@ -1,0 +1,88 @@
+"""A first action of a deal: fold, bet, buy a sixth card, or exchange some cards.
+
+``Action`` is the one place that knows how actions are named, coded in a strategy table and
+ordered among equal EVs; the solver, the tables, the report and the command line use it.
+
+>>> from solver.cards import parse_cards
+>>> hand = parse_cards("As Ks Qd 7c 2h")
+>>> a = Action("exchange", parse_cards("Qd 7c 2h"))
+>>> a.label, a.code(hand), Action.from_code(a.code(hand), hand) == a
+('exchange Qd 7c 2h', 30, True)
+>>> [Action.from_code(c, hand).label for c in (0, 1, 2)]
+['fold', 'bet', 'sixth card']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import Card, format_cards
+
+#: the kinds of first action, simplest first: among options of equal EV the simpler is listed first
+KINDS = ("fold", "bet", "sixth_card", "exchange")
+#: the codes of a strategy table: 0 fold, 1 bet, 2 sixth card, 2 + mask for an exchange (the mask's
+#: bits over the five cards of the table's representative hand, in its sorted order)
+N_CODES = 34
+#: the groups of first actions the report counts: fold, bet, sixth card, exchange of k cards
+GROUPS = ("fold", "bet", "sixth card", *(f"exchange {k}" for k in range(1, 6)))
+_GROUP_OF_CODE = np.array([0, 1, 2, *(2 + bin(mask).count("1") for mask in range(1, 32))], np.int64)
+
+
+@dataclass(frozen=True)
+class Action:
+    """A first action: its ``kind`` (one of ``KINDS``) and, for an exchange, the cards thrown."""
+
+    kind: str
+    throw: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"no action {self.kind!r}")
+        if (self.kind == "exchange") != bool(self.throw):
+            raise ValueError("an exchange throws cards, and nothing else does")
+
+    @property
+    def label(self) -> str:
+        """In words, as the command line prints it: ``exchange Qd 7c 2h``, ``sixth card``."""
+        if self.kind == "exchange":
+            return f"exchange {format_cards(self.throw)}"
+        return self.kind.replace("_", " ")
+
+    def words(self, hand: Sequence[Card]) -> str:
+        """As advice to a player holding ``hand``: what to throw and what to keep."""
+        if self.kind == "exchange":
+            keep = [c for c in hand if c not in self.throw]
+            return f"{self.label}" + (f", keep {format_cards(keep)}" if keep else " (all five)")
+        return "buy a sixth card" if self.kind == "sixth_card" else self.kind
+
+    def code(self, hand: Sequence[Card]) -> int:
+        """Its code in a strategy table whose representative hand is ``hand``."""
+        if self.kind == "exchange":
+            return 2 + sum(1 << list(hand).index(c) for c in self.throw)
+        return KINDS.index(self.kind)
+
+    @classmethod
+    def from_code(cls, code: int, hand: Sequence[Card]) -> Action:
+        """The action of a table's ``code``, an exchange throwing cards of ``hand``."""
+        if not 0 <= code < N_CODES:
+            raise ValueError(f"no action code {code}")
+        if code >= 3:
+            return cls("exchange", tuple(c for i, c in enumerate(hand) if (code - 2) >> i & 1))
+        return cls(KINDS[code])
+
+    def simplicity(self) -> tuple[int, int, list[Card]]:
+        """Orders actions of equal EV: fold, bet, sixth card, then exchanges of fewer cards."""
+        return KINDS.index(self.kind), len(self.throw), sorted(self.throw)
+
+    def same(self, kind: str, throw: Sequence[Card] = ()) -> bool:
+        """Whether it is ``kind`` throwing ``throw`` (in any order)."""
+        return self.kind == kind and set(self.throw) == set(throw)
+
+
+def group_of_codes(codes: np.ndarray) -> np.ndarray:
+    """Table action codes as their place in ``GROUPS`` (fold, bet, sixth card, exchange of k)."""
+    grouped: np.ndarray = _GROUP_OF_CODE[codes.astype(np.int64)]
+    return grouped
