@@ -39,7 +39,7 @@ from .manifest import writable_directory
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
-    from .report import TablePlay
+    from .report import Hooks
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 _MESSAGE_LIMIT = 400  # an error message is cut to this (an argument may be huge)
@@ -500,61 +500,18 @@ def report(
     from . import report as report_mod
 
     sets = [rules_mod.load(rules)] + ([rules_mod.load(vs)] if vs else [])
-    if table is not None and not any(r.exchange or r.sixth_card for r in sets):
-        raise InputError(f"--table {table!r}: the rules {' and '.join(r.name for r in sets)} have no exchange and "
-                         "no sixth card, so their report is counted exactly without a strategy table")
     directory = writable_directory(_out_dir(out, Path("reports") / "-vs-".join(r.name for r in sets)), "report")
-    figures = []
-    for r in sets:
-        play = _table_play(r, table, build, jobs)
-        with _progress(f"counting {r.name}:", "classes") as progress:
-            counts = report_mod.class_counts(r, jobs, progress)
-        figures.append(report_mod.figures(r, counts, play))
-        report_mod.charts(figures[-1], counts, directory)
-        if play is not None:
-            labels, deals = report_mod.table_first_actions(tables_mod.Table(play.table))
-            report_mod.table_chart(r.name, labels, deals, directory)
-    markdown = report_mod.to_markdown(figures[0], figures[1] if vs else None)
-    data = [report_mod.to_json(f) for f in figures]
-    from .manifest import write_atomic
-
-    write_atomic(directory / "report.md", lambda p: p.write_text(markdown))
-    text = json.dumps(data[0] if not vs else {"a": data[0], "b": data[1]}, indent=1) + "\n"
-    write_atomic(directory / "report.json", lambda p: p.write_text(text))
+    markdown = report_mod.write(sets, directory, _report_hooks(), jobs, table, build)
     typer.echo(markdown, nl=False)
     _err.print(f"written: {directory}/report.md, report.json and the charts", highlight=False)
 
 
-def _table_play(r: rules_mod.Rules, table: str | None, build: bool, jobs: int) -> TablePlay | None:
-    """The optimal play of rules with options from their complete table (built with ``build``)."""
+def _report_hooks() -> Hooks:
+    """A report's progress bars and notes on stderr; its table builds as `rpoker tables build`'s."""
     from . import report as report_mod
 
-    if not (r.exchange or r.sixth_card):
-        return None  # counted exactly without a table
-    found = tables_mod.locate(r, table, missing_ok=build)
-    if build and (found is None or not found.complete):
-        root = Path(table) if table else Path("tables")
-        directory = found.directory if found is not None else root / f"{r.name}-compact"
-        _build(r, directory, jobs, compact=found.compact if found is not None else True)
-        found = tables_mod.Table(directory)
-    if found is None or not found.complete:
-        where = f"{found.directory} holds {len(found.manifest['shards'])} of its " \
-            f"{found.manifest['shards_total']} shards" \
-            if found is not None else "no table found in " + tables_mod.where()
-        _err.print(f"{r.name}: optimal play needs the complete strategy table ({where}); left out. "
-                   "Build it with `rpoker tables build --compact` or `rpoker report --build`.", highlight=False)
-        return None
-    if build:
-        from . import optimal
-
-        with _progress("playing out", "shards") as progress:
-            optimal.compute(found, r, jobs, progress)
-    play = report_mod.table_play(found, r)
-    if play.results is None:
-        _err.print(f"{r.name}: the return table, variance and rates of optimal play need its results, counted for "
-                   f"{play.results_shards} of {found.manifest['shards_total']} shards; left out. Count them with "
-                   "`rpoker tables results` or `rpoker report --build`.", highlight=False)
-    return play
+    return report_mod.Hooks(progress=_progress, note=lambda line: _err.print(line, highlight=False),
+                            build=lambda r, directory, jobs, compact: _build(r, directory, jobs, compact=compact))
 
 
 @rules_app.command("show")

@@ -28,6 +28,7 @@ from .action import Action
 from .cards import Card, check_disjoint, format_cards
 from .category import AK
 from .classes import rank_order
+from .counts import BET, BET_COLUMNS, RESULT_ROW, Situation
 from .errors import InputError
 from .hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, paytable_array
 from .returns import Returns
@@ -93,8 +94,9 @@ class BetValue:
         """From the kernel's counts of the bet (``_dealer.situation``), the insurance it takes
         included: every dealer hand settled as RULES §5–§7 say, each payout of the box at most
         the table's maximum."""
-        n, win, tie, lose, nq, excess, den = (int(v) for v in counts[:7])
-        size, insured_excess = int(counts[11]), int(counts[12])
+        c = Situation._make(int(v) for v in counts)
+        n, win, tie, lose, nq, excess, den = c.n, c.win, c.tie, c.lose, c.nq, c.buy_excess, c.den
+        size, insured_excess = c.insurance, c.insured_excess
         cap = NO_MAXIMUM if rules.max_payout is None else rules.max_payout
         pays = min(2 * p + (1 if rules.ante_on_win == "paid" else 0), cap)
         tie_loses = tie if rules.insurance_on_tie == "lost" else 0
@@ -105,8 +107,8 @@ class BetValue:
 
     @classmethod
     def from_row(cls, row: np.ndarray, p: int, rules: Rules) -> BetValue:
-        """From a row of ``bet_counts`` (the counts, with the value at ``BET_COLUMNS.index("value")``)."""
-        return cls.from_counts(np.delete(row, BET_COLUMNS.index("value")).tolist(), p, rules)
+        """From a row of ``bet_counts`` (the counts, with the value at ``BET["value"]``)."""
+        return cls.from_counts(np.delete(row, BET["value"]).tolist(), p, rules)
 
 
 @dataclass(frozen=True)
@@ -296,11 +298,6 @@ def ranked(options: Sequence[Option]) -> tuple[Option, ...]:
     return tuple(options[key[-1]] for key in sorted(keys))
 
 
-#: the columns of ``bet_counts``
-BET_COLUMNS = ("n", "win", "tie", "lose", "nq", "buy_excess", "den", "value", "buys", "buy_win", "buy_tie",
-               "buy_lose", "insurance", "insured_excess")
-
-
 def bet_counts(hands: np.ndarray, up_cards: np.ndarray, settings: dict[str, int], p5: np.ndarray) -> np.ndarray:
     """Betting each dealt hand at once (no dead cards): int64 rows of ``BET_COLUMNS``: ``value``
     the bet with its best insurance over n * den; the buys of a game split (``_dealer.situation``),
@@ -357,10 +354,11 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
         return Returns({-1: 1}, 1, 0, 0, 0, 0, 0)
     if action.kind == "bet":
         raw = _kernel(hand, up_card, dead, rules, (), False)
-        n, win, tie, lose, nq, _, den, *split = raw["bet"]
+        c = Situation._make(raw["bet"])
+        n, den = c.n, c.den
         strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
         pay = int(payout_by_strength(rules)[strength])
-        folded, rows, fee = 0, {pay << 16 | split[4]: (win, tie, lose, nq, *split[:4])}, 0
+        folded, rows, fee = 0, {pay << 16 | c.insurance: tuple(getattr(c, name) for name in RESULT_ROW)}, 0
     else:
         if action.kind == "sixth_card":
             if not rules.sixth_card:

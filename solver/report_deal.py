@@ -85,14 +85,10 @@ def buy_advice(p: int, may_buy: bool) -> str:
             "ask `rpoker buy` with the dealer's cards")
 
 
-def _may_insure(rules: Rules, hand: HandValue) -> bool:
-    return rules.insurance and hand.category >= rules.insurance_category
-
-
 def advice(s: Solution, hand: HandValue) -> list[str]:
     lines = [f"best: {s.best.action.words(s.hand)} (EV {_ev(s.best.ev)} antes)"]
-    lines.append(insurance_advice(s.bet, _may_insure(s.rules, hand)) + " — if you bet these five cards")
-    lines.append(buy_advice(hand.payout, s.rules.buy_game and hand.category >= 1))
+    lines.append(insurance_advice(s.bet, s.rules.may_insure(hand.category)) + " — if you bet these five cards")
+    lines.append(buy_advice(hand.payout, s.rules.may_buy(hand.category)))
     return lines
 
 
@@ -129,9 +125,9 @@ def answer_json(a: Answer, table: Table, rules: Rules, hand: HandValue) -> dict[
     bet["ev"], bet["insurance_size"] = a.bet_ev, a.insurance
     lines = [f"best: {a.best.action.words(a.hand)} (EV {_ev(a.best.ev)} antes)",
              (f"insurance: insure {a.insurance} antes, the maximum" if a.insurance
-              else "insurance: do not insure" if _may_insure(rules, hand)
+              else "insurance: do not insure" if rules.may_insure(hand.category)
               else "insurance: not offered with this hand") + " — if you bet these five cards",
-             buy_advice(hand.payout, rules.buy_game and hand.category >= 1)]
+             buy_advice(hand.payout, rules.may_buy(hand.category))]
     return _answer(a.hand, a.up_card, (), rules, source, a.options, bet, lines)
 
 
@@ -143,7 +139,7 @@ def after_text(b: BetValue, hand: HandValue, rules: Rules) -> str:
         + (f" (insured {b.insurance_size}; {_ev(b.no_insurance)} without)" if b.insurance_size else ""),
         f"fold: EV {_ev(Fraction(-1))}",
         f"best: {decision}",
-        insurance_advice(b, _may_insure(rules, hand)),
+        insurance_advice(b, rules.may_insure(hand.category)),
         f"dealer does not qualify with probability {float(b.p_dealer_no_game):.9f}",
     ]) + "\n"
 

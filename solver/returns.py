@@ -26,6 +26,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from .counts import BET, RESULT_COLUMNS, RESULT_ROW
+
 
 def bet_results(counts: np.ndarray, p: np.ndarray, size: np.ndarray, unit: int, settings: dict[str, int],
                 buy_fee: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -38,7 +40,7 @@ def bet_results(counts: np.ndarray, p: np.ndarray, size: np.ndarray, unit: int, 
     (``settings["max_payout"]``, RULES §6). The option's own fee (exchange, sixth card) is not
     included.
     """
-    win, tie, lose, nq, buys, buy_win, buy_tie, buy_lose = (counts[:, i] for i in range(8))
+    win, tie, lose, nq, buys, buy_win, buy_tie, buy_lose = (counts[:, i] for i in range(len(RESULT_ROW)))
     cap = settings["max_payout"]
     pays = 2 * p + settings["win_extra"]
     insured = np.minimum(size, cap)
@@ -125,18 +127,18 @@ def bets_returns(counts: np.ndarray, p: np.ndarray, weight: np.ndarray, settings
     each ``weight`` times, with the insurance and buys the kernel takes: its columns) and of
     ``folded`` deals folded. ``closed``: no insurance and no buys (a closed box). A dealer hand is den rounds when
     some hand buys a game, else one. The results must add up to the kernel's values."""
-    n, den, value = counts[:, 0], counts[:, 6], counts[:, 7]
+    n, den, value = counts[:, BET["n"]], counts[:, BET["den"]], counts[:, BET["value"]]
     if not ((n == n[0]).all() and (den == den[0]).all()):
         raise AssertionError("the dealt hands' counts are not over the same deck")
     n0, den0 = int(n[0]), int(den[0])
-    rows = counts[:, [1, 2, 3, 4, 8, 9, 10, 11]]   # win, tie, lose, nq, then the buys' split
+    rows = counts[:, RESULT_COLUMNS]
     if closed:
         rows = rows.copy()
-        rows[:, 4:] = 0
+        rows[:, RESULT_ROW.index("buys"):] = 0   # nothing bought
         size = np.zeros(len(rows), np.int64)
     else:
-        size = counts[:, 12]
-    unit = den0 if rows[:, 4].any() else 1
+        size = counts[:, BET["insurance"]]
+    unit = den0 if rows[:, RESULT_ROW.index("buys")].any() else 1
     rounds = (int(np.asarray(weight, np.int64).sum()) + folded) * n0 * unit
     r = Returns.collect(rounds, folded * n0 * unit, weight, rows, p, size, unit, settings, buy_fee)
     if not closed and sum(x * k for x, k in r.results.items()) * den0 != unit * (

@@ -25,7 +25,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from .category import CATEGORIES
+from .category import AK, CATEGORIES
 from .errors import InputError, shown
 
 BONUS_HANDS: tuple[str, ...] = (
@@ -101,6 +101,19 @@ class Rules:
     def insurance_category(self) -> int:
         """Lowest main category that may insure."""
         return CATEGORIES.index(self.insurance_from)
+
+    def may_insure(self, category: int) -> bool:
+        """Whether a final hand of this main category may be insured (RULES §6).
+
+        >>> from solver.category import PAIR, THREE_OF_A_KIND
+        >>> DEFAULT.may_insure(THREE_OF_A_KIND), DEFAULT.may_insure(PAIR), DEFAULT.may_buy(PAIR)
+        (True, False, True)
+        """
+        return self.insurance and category >= self.insurance_category
+
+    def may_buy(self, category: int) -> bool:
+        """Whether a final hand of this main category may buy the dealer a game (RULES §7: AK or better)."""
+        return self.buy_game and category >= AK
 
     @property
     def exchange_counts(self) -> tuple[int, ...]:

@@ -54,7 +54,7 @@ def write_fake_results():
         w, ev = data.column("weight").to_numpy(), data.column("best_ev").to_numpy()
         u = optimal.unit(rules.DEFAULT)
         rounds = int(w.sum()) * u
-        high = round((report._exact_float_total(w, ev) / int(w.sum()) + 3) / 13 * rounds) + shift
+        high = round((report.play.exact_float_total(w, ev) / int(w.sum()) + 3) / 13 * rounds) + shift
         optimal.record(t, {
             "format": "rpoker optimal results", "fingerprint": t.fingerprint, "shard": s,
             "rows": t.manifest["shards"][str(s)]["rows"], "weight": int(w.sum()), "unit": u, "rounds": rounds,

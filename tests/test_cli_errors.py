@@ -30,7 +30,7 @@ def test_output_paths_are_checked_before_any_work(tmp_path, monkeypatch):
         raise AssertionError("work started")
 
     monkeypatch.setattr(tables.builder, "solve_chunks", no_work)
-    monkeypatch.setattr(report, "class_counts", no_work)
+    monkeypatch.setattr(report.pipeline, "class_counts", no_work)
     afile = tmp_path / "afile"
     afile.write_text("x")
     for where, match in ((afile, "is a file"), (afile / "below", "afile is a file"),
@@ -230,7 +230,7 @@ def no_long_work(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(tables.builder, "solve_chunks", lambda *a, **k: tables.BuildReport(a[1], (), (), (), 0, 0.0))
     monkeypatch.setattr(tables.builder, "workers", lambda *a: __import__("contextlib").nullcontext())
-    monkeypatch.setattr(report, "class_counts", lambda *a, **k: (_ for _ in ()).throw(InputError("stand-in")))
+    monkeypatch.setattr(report.pipeline, "class_counts", lambda *a, **k: (_ for _ in ()).throw(InputError("stand-in")))
     monkeypatch.setattr(optimal, "compute", lambda *a, **k: [])
     monkeypatch.setattr(tables, "check", lambda *a, **k: tables.CheckReport(0, 0, 0, 0, 0))
 

@@ -8,7 +8,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ["solver", "solver.errors", "solver.manifest", "solver.cards", "solver.rules", "solver.hand",
-           "solver.reference.hand", "solver.deal", "solver.classes", "solver.returns", "solver.action"]
+           "solver.reference.hand", "solver.deal", "solver.classes", "solver.returns", "solver.action", "solver.counts"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from solver import _eval, optimal, report, rules, tables
 from solver.action import GROUPS
-from solver.classes import enumerate_classes, rank_order
+from solver.classes import N_DEALS, enumerate_classes, rank_order
 from solver.cli import app
 from solver.deal import bet_counts, bet_value, kernel_settings, payout_by_strength
 from solver.errors import InputError
@@ -135,12 +135,12 @@ def test_comparison_of_two_rule_sets():
     assert json.dumps(report.to_json(fb))  # JSON-ready
 
 
-def test_exact_float_total_is_the_exact_sum():
+def testexact_float_total_is_the_exact_sum():
     rng = np.random.default_rng(3)
     values = np.concatenate([rng.normal(0, 3, 5000), rng.normal(0, 1e-9, 100), [0.0, -1.0, 1e300, -1e-300, 2.5]])
     weights = rng.integers(1, 25, len(values))
     exact = sum(Fraction(int(w)) * Fraction(float(v)) for w, v in zip(weights, values))
-    assert report._exact_float_total(weights, values) == exact
+    assert report.play.exact_float_total(weights, values) == exact
 
 
 def test_optimal_play_read_from_a_complete_table(fake_table, tmp_path, monkeypatch):
@@ -150,24 +150,24 @@ def test_optimal_play_read_from_a_complete_table(fake_table, tmp_path, monkeypat
     table, weights, best, best_ev, insurance = fake_table
     n = len(weights)
     play = report.table_play(tables.Table(table))
-    assert play.total == report._exact_float_total(weights, best_ev)
-    assert abs(float(play.ev) - float(np.dot(weights, best_ev)) / report.N_DEALS) < 1e-12
+    assert play.total == report.play.exact_float_total(weights, best_ev)
+    assert abs(float(play.ev) - float(np.dot(weights, best_ev)) / N_DEALS) < 1e-12
     assert play.error == float(np.abs(best_ev).max()) * 2.0**-52
     thrown = np.array([bin(max(int(b) - 2, 0)).count("1") for b in range(34)])[best]
     assert play.first_action["fold"] == weights[best == 0].sum()
     assert play.first_action["sixth card"] == weights[best == 2].sum()
     for k in range(1, 6):
         assert play.first_action[f"exchange {k}"] == weights[(best >= 3) & (thrown == k)].sum()
-    assert sum(play.first_action.values()) == report.N_DEALS
+    assert sum(play.first_action.values()) == N_DEALS
     assert play.insured == weights[(best == 1) & (insurance > 0)].sum()
-    # the report takes it from the table found by the CLI; without a table it is left out
-    from solver import cli
-
+    # the report takes it from the table named or found; without a table it is left out
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RPOKER_TABLES", raising=False)
     monkeypatch.setattr(tables.reader, "shipped_root", lambda: None)  # the table installed with the package
-    assert cli._table_play(r, str(table), False, 1) == play
-    assert cli._table_play(r, None, False, 1) is None
+    notes = []
+    assert report.optimal_play(r, str(table), False, 1, _hooks(notes)) == play
+    assert report.optimal_play(r, None, False, 1, _hooks(notes)) is None
+    assert "optimal play needs the complete strategy table" in notes[-1]
     rows = random.Random(5).sample(range(n), 30)
     figures = report.figures(r, _subset(r, rows)[0], play)
     data = report.to_json(figures)
@@ -183,25 +183,35 @@ def test_report_builds_a_missing_table_when_asked(fake_table, tmp_path, monkeypa
     its results are played out."""
     import shutil
 
-    from solver import cli, tables
+    from solver import tables
 
     built = []
 
-    def fake_build(r, directory, jobs, compact=False):
+    def fake_build(r, directory, jobs, compact):
         built.append((directory, compact))
         shutil.copytree(fake_table[0], directory)
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RPOKER_TABLES", raising=False)
     monkeypatch.setattr(tables.reader, "shipped_root", lambda: None)  # the table installed with the package
-    monkeypatch.setattr(cli, "_build", fake_build)
     monkeypatch.setattr(optimal, "compute", lambda table, r, jobs, progress: built.append(table.directory))
-    play = cli._table_play(rules.DEFAULT, None, True, 2)
+    play = report.optimal_play(rules.DEFAULT, None, True, 2, _hooks([], fake_build))
     # built, then its results played out (here: not)
     assert built == [(Path("tables") / "russian-compact", True), Path("tables") / "russian-compact"]
     assert play.table == "tables/russian-compact"
     assert play.total == report.table_play(tables.Table(fake_table[0])).total
-    assert cli._table_play(rules.load("caribbean"), None, True, 2) is None  # counted without a table
+    assert report.optimal_play(rules.load("caribbean"), None, True, 2, _hooks([])) is None  # needs no table
+
+
+def _hooks(notes, build=None):
+    """Quiet hooks: notes kept, no progress shown, no build unless one is given."""
+    from contextlib import nullcontext
+
+    def no_build(*args):
+        raise AssertionError("no build was asked for")
+
+    return report.Hooks(progress=lambda doing, things: nullcontext(lambda done, total: None),
+                        note=notes.append, build=build or no_build)
 
 
 def test_strategy_chart_from_a_table(fake_table, tmp_path):
@@ -209,7 +219,7 @@ def test_strategy_chart_from_a_table(fake_table, tmp_path):
 
     table, weights, best, _, _ = fake_table
     labels, deals = report.table_first_actions(tables.Table(table))
-    assert deals.shape == (len(labels), 13, len(GROUPS)) and deals.sum() == report.N_DEALS
+    assert deals.shape == (len(labels), 13, len(GROUPS)) and deals.sum() == N_DEALS
     play = report.table_play(tables.Table(table))
     assert [int(deals[:, :, k].sum()) for k in range(len(GROUPS))] == list(play.first_action.values())
     path = report.table_chart("russian", labels, deals, tmp_path)
@@ -235,7 +245,7 @@ def test_results_files_make_the_report(fake_table, write_fake_results, tmp_path)
         write(s)
     play = report.table_play(t, R)
     assert play.results_shards == t.manifest["shards_total"]
-    assert sum(play.results.results.values()) == play.results.rounds == report.N_DEALS * u
+    assert sum(play.results.results.values()) == play.results.rounds == N_DEALS * u
     assert abs(float(play.results.ev - play.ev)) < 1e-15
     counts = _subset(R, list(range(0, 5_649_150, 200_000)))[0]
     figures = report.figures(R, counts, play)
