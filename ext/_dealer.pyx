@@ -31,72 +31,21 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t,
 from libc.stdlib cimport malloc, calloc, free, abort
 from libc.string cimport memcpy, memmove, memcmp, memset
 from solver._eval cimport EvalTables, tables, eval5, eval6, payout_detail, next_subset, N_STRENGTH
-from solver._settle cimport Settings, falling, win_pay
+from solver._combinatorics cimport (BINOM, CHOOSE, DS_MASK, MS_M, MS_N, MS_OFF, MS_R, MS_RANK, N_DISTINCT,
+                                   N_MS_ALL, N_MULTI, POP, RK, key_of_mask, ms_index, popcount, ways)
+from solver._settle cimport Settings, buys, buys_at, capped, falling, insured_pay, insures, win_pay
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
     int __builtin_ctz(unsigned int) nogil
 
-DEF N_MULTI = 1820      # multisets of four ranks
-DEF N_DISTINCT = 715    # sets of four distinct ranks
-DEF MAX_FLUSH = 495     # four-card subsets of the 12 unseen cards of one suit
-DEF MAX_SLOTS = 2048
-DEF N_COUNTS = 13       # a bet's counts (_value): n, win, tie, lose, nq, excess, den, the buy's split,
+cdef enum:
+    MAX_FLUSH = 495     # four-card subsets of the 12 unseen cards of one suit
+    MAX_SLOTS = 2048
+    N_COUNTS = 13       # a bet's counts (_value): n, win, tie, lose, nq, excess, den, the buy's split,
                         # the insurance taken and the buy's excess with it
-DEF MS_PLANS = 20       # buy plans of one multiset: (band, payout) of 10 discards, flush or not
+    MS_PLANS = 20       # buy plans of one multiset: (band, payout) of 10 discards, flush or not
 
-cdef int BINOM[6][6]
-cdef uint8_t MS_RANK[N_MULTI][4]      # the four ranks, ascending
-cdef uint8_t MS_N[N_MULTI]            # distinct ranks
-cdef uint8_t MS_R[N_MULTI][4]         # distinct ranks
-cdef uint8_t MS_M[N_MULTI][4]         # their multiplicities
-cdef uint16_t DS_MASK[N_DISTINCT]     # four distinct ranks as a bit set
-cdef uint32_t RK[13]                  # additive rank key of each rank (as the _eval tables)
-cdef uint8_t POP[8192]                # bits set in a rank bit set (portable: no popcnt needed)
-
-
-cdef void _build_static():
-    cdef int i, j, r0, r1, r2, r3, n = 0, k
-    cdef const EvalTables* t = tables()
-    for i in range(6):
-        for j in range(6):
-            BINOM[i][j] = 0
-        BINOM[i][0] = 1
-        for j in range(1, i + 1):
-            BINOM[i][j] = BINOM[i - 1][j - 1] + BINOM[i - 1][j]
-    for i in range(13):
-        RK[i] = t.card_key[4 * i]
-    POP[0] = 0
-    for i in range(1, 8192):
-        POP[i] = POP[i >> 1] + (i & 1)
-    for r0 in range(13):
-        for r1 in range(r0, 13):
-            for r2 in range(r1, 13):
-                for r3 in range(r2, 13):
-                    MS_RANK[n][0] = r0
-                    MS_RANK[n][1] = r1
-                    MS_RANK[n][2] = r2
-                    MS_RANK[n][3] = r3
-                    k = 0
-                    for j in range(4):
-                        if k > 0 and MS_R[n][k - 1] == MS_RANK[n][j]:
-                            MS_M[n][k - 1] += 1
-                        else:
-                            MS_R[n][k] = MS_RANK[n][j]
-                            MS_M[n][k] = 1
-                            k += 1
-                    MS_N[n] = k
-                    n += 1
-    n = 0
-    for r0 in range(13):
-        for r1 in range(r0 + 1, 13):
-            for r2 in range(r1 + 1, 13):
-                for r3 in range(r2 + 1, 13):
-                    DS_MASK[n] = (1 << r0) | (1 << r1) | (1 << r2) | (1 << r3)
-                    n += 1
-
-
-_build_static()
 
 
 cdef struct Draws:
@@ -302,7 +251,7 @@ cdef void _deal_ranks_of(Deal* D, int qualifier) noexcept nogil:
             D.all_mask_by_fl[n] = DS_MASK[i]
             D.all_mask_by_nf[n] = DS_MASK[i]
             D.all_by_fl[n] = t.flush_table[DS_MASK[i] | (1 << D.rho)]
-            D.all_by_nf[n] = t.rank_table[_key_of_mask(DS_MASK[i]) + RK[D.rho]]
+            D.all_by_nf[n] = t.rank_table[key_of_mask(DS_MASK[i]) + RK[D.rho]]
             n += 1
     D.n_flush_all = n
     _sort_pairs(D.all_by_fl, D.all_mask_by_fl, n)
@@ -345,7 +294,7 @@ cdef void _deal_ranks_of(Deal* D, int qualifier) noexcept nogil:
     for i in range(N_DISTINCT):
         if not (DS_MASK[i] >> D.rho) & 1:
             D.ds_mask[n] = DS_MASK[i]
-            D.ds_strength[n] = t.rank_table[_key_of_mask(DS_MASK[i]) + RK[D.rho]]
+            D.ds_strength[n] = t.rank_table[key_of_mask(DS_MASK[i]) + RK[D.rho]]
             top = 12
             while not (((DS_MASK[i] | (1 << D.rho)) >> top) & 1):
                 top -= 1
@@ -356,7 +305,7 @@ cdef void _deal_ranks_of(Deal* D, int qualifier) noexcept nogil:
                     D.ds_rank[n][j] = r
                     j += 1
             kept = (DS_MASK[i] | (1 << D.rho)) & ~(1 << top)
-            kept_key = _key_of_mask(kept)
+            kept_key = key_of_mask(kept)
             D.ds_qual[n] = 0
             D.ds_plain[n].n = 0
             D.ds_flush[n].n = 0
@@ -409,15 +358,6 @@ cdef void _deal_flushes(Deal* D) noexcept nogil:
             D.fl_by_nf[n] = D.all_by_nf[i]
             n += 1
     D.n_flush = n
-
-
-cdef inline uint32_t _key_of_mask(uint16_t mask) noexcept nogil:
-    cdef uint32_t key = 0
-    cdef int r
-    for r in range(13):
-        if (mask >> r) & 1:
-            key += RK[r]
-    return key
 
 
 cdef void _blind_prefix(const Deal* D, const int* a, int64_t* pref) noexcept nogil:
@@ -851,7 +791,7 @@ cdef int64_t _plan_base(const Deal* D, const Settings* st, const int* a, int ysi
     cdef PlanKey* keys
     cdef RankPlan R
     cdef int64_t base
-    if not _buys_at(st, player, pay):
+    if not buys_at(st, player, pay):
         return 0
     entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
     keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
@@ -862,45 +802,6 @@ cdef int64_t _plan_base(const Deal* D, const Settings* st, const int* a, int ysi
     free(entries)
     free(keys)
     return base
-
-
-cdef inline int _popcount(unsigned int x) noexcept nogil:
-    return POP[x]
-
-
-cdef inline bint _buys_at(const Settings* st, int player, int64_t pay) noexcept nogil:
-    # buying a game can beat taking the ante only if winning pays more than the fee and the ante
-    return st.buy_on and player >= st.buy_from and pay > st.buy_fee + 1
-
-
-cdef inline bint _buys(const Settings* st, int player, int p) noexcept nogil:
-    return _buys_at(st, player, win_pay(st, p))
-
-
-cdef inline bint _may_insure(const Settings* st, int player, int p) noexcept nogil:
-    return player >= st.insurance_from and st.insurance_max * p >= st.insurance_min
-
-
-cdef inline bint _capped(const Settings* st, int player, int p) noexcept nogil:
-    # the most insurance and a won showdown after a buy pay more than the table's maximum: the
-    # value is not linear in the insurance (_bet_capped), and the buy after an insured bet pays
-    # less than ``win_pay`` (_insured_pay)
-    return _may_insure(st, player, p) and st.insurance_max * p + 2 * p + st.win_extra > st.max_payout
-
-
-cdef inline int64_t _insured_pay(const Settings* st, int p, int64_t size) noexcept nogil:
-    # what a showdown won after a buy adds to the insurance ``size`` already paid: 2P (+ the
-    # ante), at most what is left of the table's maximum payout (RULES §6)
-    cdef int64_t pay = 2 * p + st.win_extra, room = st.max_payout - size
-    return 0 if room <= 0 else pay if pay < room else room
-
-
-cdef inline bint _insures(const Settings* st, int player, int p, int64_t win, int64_t tie,
-                          int64_t nq) noexcept nogil:
-    # below the table's maximum the bet takes the most insurance allowed when a unit of it
-    # gains: the dealer misses a game more often than the player wins (or ties, when a tie
-    # loses it); else none (RULES §6)
-    return _may_insure(st, player, p) and nq - win - (tie if st.tie_loses else 0) > 0
 
 
 cdef inline void _showdowns(const Settings* st, const Filter* f, int player, int64_t nq, const int64_t* blind,
@@ -951,10 +852,10 @@ cdef int64_t _bet_capped(const Settings* st, int player, int p, const int64_t* w
         if size == before or size < lo or size > hi:
             continue
         before = size
-        v = _insured_pay(st, p, size)
+        v = insured_pay(st, p, size)
         if v == pay:
             e = excess
-        elif not _buys_at(st, player, v):
+        elif not buys_at(st, player, v):
             e = 0
         elif size == lo:
             e = more[0]
@@ -986,7 +887,7 @@ cdef inline int64_t _bet(const Settings* st, const Filter* f, int player, int p,
         value = _bet_capped(st, player, p, wtl, nq, den, excess, more, chosen)
     else:
         value = den * (win_pay(st, p) * wtl[0] - 3 * wtl[2] + nq) + excess
-        chosen[0] = st.insurance_max * p if _insures(st, player, p, wtl[0], wtl[1], nq) else 0
+        chosen[0] = st.insurance_max * p if insures(st, player, p, wtl[0], wtl[1], nq) else 0
         chosen[1] = excess
         value += den * chosen[0] * (nq - wtl[0] - (wtl[1] if st.tie_loses else 0))
     if counts != NULL:
@@ -1026,19 +927,19 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
     if counts != NULL:
         memset(counts + 7, 0, 4 * sizeof(int64_t))
         split = counts + 7
-    if not _capped(st, player, p):
-        if _buys(st, player, p):
+    if not capped(st, player, p):
+        if buys(st, player, p):
             excess = given if excess_given else _buy_excess(D, st, a, ys, ysize, player, win_pay(st, p), split)
         return _bet(st, f, player, p, nq, blind, n, den, excess, counts)
     if excess_given:
         abort()  # cannot happen: the callers leave these hands to this function
     memset(splits, 0, sizeof(splits))
     pays[0] = win_pay(st, p)
-    pays[1] = _insured_pay(st, p, st.insurance_min)
-    pays[2] = _insured_pay(st, p, st.insurance_max * p)
+    pays[1] = insured_pay(st, p, st.insurance_min)
+    pays[2] = insured_pay(st, p, st.insurance_max * p)
     for j in range(3):
         v = 0
-        if _buys_at(st, player, pays[j]):
+        if buys_at(st, player, pays[j]):
             v = _buy_excess(D, st, a, ys, ysize, player, pays[j], splits[j] if split != NULL else NULL)
         if j == 0:
             excess = v
@@ -1047,7 +948,7 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
     value = _bet(st, f, player, p, nq, blind, n, den, excess, counts, more)
     if split != NULL:
         # the split of the buys with the insurance taken
-        pay = _insured_pay(st, p, counts[11])
+        pay = insured_pay(st, p, counts[11])
         for j in range(3):
             if pays[j] == pay:
                 for k in range(4):
@@ -1062,32 +963,11 @@ cdef object _py(int128 x):
     return (int(<int64_t> (x >> 64)) << 64) + int(<uint64_t> lo)
 
 
-DEF N_MS_ALL = 8568               # multisets of 0 to 5 ranks (the new cards of an option)
-DEF STORE_ENTRIES = 1 << 23       # plan entries the shared store holds (256 MB at most)
-DEF STORE_PLANS = 1 << 16
-DEF MEMO_REGION = 8               # the memo of plan excesses and deltas: a page of 256 slots per
+cdef enum:
+    STORE_ENTRIES = 1 << 23       # plan entries the shared store holds (256 MB at most)
+    STORE_PLANS = 1 << 16
+    MEMO_REGION = 8               # the memo of plan excesses and deltas: a page of 256 slots per
                                   # plan (STORE_PLANS of them: 256 MB at most, touched as used)
-
-cdef int MS_OFF[6]                # index of the first multiset of each size
-cdef int CHOOSE[18][6]
-MS_OFF[0] = 0
-for _i in range(18):
-    for _j in range(6):
-        CHOOSE[_i][_j] = 0 if _j > _i else (1 if _j == 0 or _j == _i else CHOOSE[_i - 1][_j - 1] + CHOOSE[_i - 1][_j])
-for _j in range(1, 6):
-    MS_OFF[_j] = MS_OFF[_j - 1] + CHOOSE[12 + _j - 1][_j - 1]
-
-
-cdef inline int _ms_index(const int* mult) noexcept nogil:
-    # the multiset's place among those of its size: its sorted ranks r_0 <= r_1 <= ... are the
-    # combination r_i + i, ranked by the combinatorial number system
-    cdef int r, j, i = 0, idx = 0
-    for r in range(13):
-        for j in range(mult[r]):
-            idx += CHOOSE[r + i][i + 1]
-            i += 1
-    return MS_OFF[i] + idx
-
 
 cdef struct SharedPlan:
     int band, p, next
@@ -1129,7 +1009,8 @@ cdef struct MemoSlot:
     int64_t value
 
 
-DEF SPLIT_REGION = 6              # the memo of the buys' splits (results): 64 slots per plan
+cdef enum:
+    SPLIT_REGION = 6              # the memo of the buys' splits (results): 64 slots per plan
 
 
 cdef struct SplitSlot:
@@ -1369,7 +1250,8 @@ cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t
     return value
 
 
-DEF DIST_KEYS = 256      # (payout, insured) pairs of the final hands of one option
+cdef enum:
+    DIST_KEYS = 256      # (payout, insured) pairs of the final hands of one option
 
 
 cdef struct Dist:
@@ -1573,7 +1455,7 @@ cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexc
     # The exact value of one exchange outcome (the new cards given card by card).
     cdef int taken[4]
     cdef int sigmask
-    if _capped(x.st, player, x.p5[player]):
+    if capped(x.st, player, x.p5[player]):
         return _capped_outcome(x, new, n_new, player, NULL)
     sigmask = _taken(x, new, n_new, taken)
     return _up_suit_value(x, sigmask, taken[x.D.sigma], player) + _other_suits(x, player, taken)
@@ -1620,7 +1502,7 @@ cdef int64_t _outcome_dist(Ctx* x, const int* new, int n_new, int player, int ma
     cdef int64_t v
     cdef int64_t* part
     cdef Filter* f
-    if _capped(x.st, player, p):
+    if capped(x.st, player, p):
         v = _capped_outcome(x, new, n_new, player, counts)
         if not x.forced and v < -x.n * x.den:
             x.dist[mask].folded += 1
@@ -1629,7 +1511,7 @@ cdef int64_t _outcome_dist(Ctx* x, const int* new, int n_new, int player, int ma
         return _floor(x, v)
     for i in range(5):
         buy[i] = 0
-    if _buys(x.st, player, p):
+    if buys(x.st, player, p):
         u = _plan_of(x, player, p)
         for tau in range(4):
             part = _dist_part(x, u, tau, taken[tau])
@@ -1651,7 +1533,7 @@ cdef int64_t _up_suit_value(Ctx* x, int sigmask, int taken, int player) noexcept
     cdef Filter* f = _slot(x, sigmask)
     cdef int p = x.p5[player]
     cdef int64_t excess = 0
-    if _buys(x.st, player, p):
+    if buys(x.st, player, p):
         excess = _excess_of(x, _plan_of(x, player, p), taken)
     return _value(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p,
                   _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
@@ -1662,7 +1544,7 @@ cdef int64_t _other_suits(Ctx* x, int player, const int* taken) noexcept nogil:
     # a dealer that throws the up-card draws to them), by the positions taken from each suit.
     cdef int tau, u, p = x.p5[player]
     cdef int64_t total = 0
-    if not x.D.any_thrown or not _buys(x.st, player, p):
+    if not x.D.any_thrown or not buys(x.st, player, p):
         return 0
     u = _plan_of(x, player, p)
     for tau in range(4):
@@ -1685,7 +1567,7 @@ cdef int64_t _flush_value(Ctx* x, int i, int suit, int* new) noexcept nogil:
     if c.sgen != SH.sgen or x.card_by_card:
         _flush_new(x.R, x.nr, suit, new)
         c.player = _final_strength(x, x.masks[i], new)
-        if _capped(x.st, c.player, x.p5[c.player]):
+        if capped(x.st, c.player, x.p5[c.player]):
             return _capped_outcome(x, new, x.nr, c.player, NULL)  # not kept: _capped_outcome's are its own
         c.value = _up_suit_value(x, x.bits[taken[x.D.sigma]], taken[x.D.sigma], c.player)
         c.sgen = SH.sgen
@@ -1759,10 +1641,6 @@ cdef void _suits(Ctx* x, int r) noexcept nogil:
         x.n_new -= need
 
 
-cdef inline int64_t _ways(int avail, int need) noexcept nogil:
-    return BINOM[avail][need] if 0 <= need <= avail else 0
-
-
 cdef void _group_weights(Ctx* x, int sigmask) noexcept nogil:
     # the outcomes of the group sigmask by the positions tmask they take from each other suit
     cdef int j, tau, tmask, n, avail, need
@@ -1775,10 +1653,10 @@ cdef void _group_weights(Ctx* x, int sigmask) noexcept nogil:
             # weights of every tmask by doubling
             w[0] = 1
             for j in range(x.nr):
-                avail = _popcount(x.Sr[j]) - ((x.sig_ranks >> j) & 1) - ((x.Sr[j] >> tau) & 1)
+                avail = popcount(x.Sr[j]) - ((x.sig_ranks >> j) & 1) - ((x.Sr[j] >> tau) & 1)
                 need = x.Mr[j] - ((sigmask >> j) & 1)
-                w0 = _ways(avail, need)
-                w1 = _ways(avail, need - 1) if (x.Sr[j] >> tau) & 1 else 0
+                w0 = ways(avail, need)
+                w1 = ways(avail, need - 1) if (x.Sr[j] >> tau) & 1 else 0
                 for tmask in range(1 << j):
                     w[tmask | (1 << j)] = w[tmask] * w1
                     w[tmask] *= w0
@@ -1828,9 +1706,9 @@ cdef void _other_total(Ctx* x, int u) noexcept nogil:
         w[0] = 1
         for j in range(x.nr):
             has = (x.Sr[j] >> tau) & 1
-            avail = _popcount(x.Sr[j]) - has
-            w0 = _ways(avail, x.Mr[j])
-            w1 = _ways(avail, x.Mr[j] - 1) if has else 0
+            avail = popcount(x.Sr[j]) - has
+            w0 = ways(avail, x.Mr[j])
+            w1 = ways(avail, x.Mr[j] - 1) if has else 0
             for tmask in range(1 << j):
                 w[tmask | (1 << j)] = w[tmask] * w1
                 w[tmask] *= w0
@@ -1870,7 +1748,7 @@ cdef MsInfo* _multiset_begin(Ctx* x) noexcept nogil:
             if (x.Sr[nr] >> D.sigma) & 1:
                 sig_ranks |= 1 << nr
             x.fl_common &= x.Sr[nr] if x.Mr[nr] == 1 else 0
-            x.leaves *= BINOM[_popcount(x.Sr[nr])][x.Mr[nr]]
+            x.leaves *= BINOM[popcount(x.Sr[nr])][x.Mr[nr]]
             key_new += RK[r] * x.mult[r]
             x.position[r] = nr
             nr += 1
@@ -1883,7 +1761,7 @@ cdef MsInfo* _multiset_begin(Ctx* x) noexcept nogil:
     x.seq += 1
     # the multisets come in the same order for every deal of a generation (the order of
     # _ranks over the deal's rank counts): the index is the one met before
-    x.ms = info.ms if info.gen == SH.gen else _ms_index(x.mult)
+    x.ms = info.ms if info.gen == SH.gen else ms_index(x.mult)
     x.pref = _shared_pref(D, x.a, x.ms)
     _shared_room(MS_PLANS)
     if info.gen != SH.gen:
@@ -1913,8 +1791,8 @@ cdef void _group_counts(Ctx* x) noexcept nogil:
     x.bits[0] = 0
     x.group_count[0] = 1
     for j in range(x.nr):
-        w0 = _ways(_popcount(x.Sr[j]) - ((x.sig_ranks >> j) & 1), x.Mr[j])
-        w1 = _ways(_popcount(x.Sr[j]) - 1, x.Mr[j] - 1) if (x.sig_ranks >> j) & 1 else 0
+        w0 = ways(popcount(x.Sr[j]) - ((x.sig_ranks >> j) & 1), x.Mr[j])
+        w1 = ways(popcount(x.Sr[j]) - 1, x.Mr[j] - 1) if (x.sig_ranks >> j) & 1 else 0
         for sigmask in range(1 << j):
             x.bits[sigmask | (1 << j)] = x.bits[sigmask] | (1 << x.R[j])
             x.group_count[sigmask | (1 << j)] = x.group_count[sigmask] * w1
@@ -1983,7 +1861,7 @@ cdef void _multiset_dist(Ctx* x) noexcept nogil:
         player = info.player[i]
         x.player[i] = player          # the card-by-card path tells the flushes by it
         p = x.p5[player]
-        buy_rel = _buys(x.st, player, p)
+        buy_rel = buys(x.st, player, p)
         if buy_rel:
             u = _plan_of(x, player, p)
         n_fl = _flush_suits(x, i, fl_suit, fl_sig)
@@ -1993,7 +1871,7 @@ cdef void _multiset_dist(Ctx* x) noexcept nogil:
             cnt = x.group_count[sigmask]
             if cnt == 0:
                 continue
-            if x.card_by_card or _capped(x.st, player, p):   # one by one (_outcome_dist)
+            if x.card_by_card or capped(x.st, player, p):   # one by one (_outcome_dist)
                 _unsafe(x, sigmask, i)
                 continue
             for k in range(5):
@@ -2086,7 +1964,7 @@ cdef void _multiset(Ctx* x) noexcept nogil:
     for i in range(x.n_masks):
         if (x.wanted >> x.masks[i]) & 1:
             all_groups = (all_groups or thrown or info.unsafe[i] != 0 or info.sgen[i] != SH.sgen
-                          or info.forced[i] != x.forced or _capped(st, info.player[i], x.p5[info.player[i]]))
+                          or info.forced[i] != x.forced or capped(st, info.player[i], x.p5[info.player[i]]))
     if all_groups:
         _group_counts(x)
     else:
@@ -2105,9 +1983,9 @@ cdef void _multiset(Ctx* x) noexcept nogil:
         x.player[i] = player
         p = x.p5[player]
         # the outcomes of a hand whose insurance can reach the table's maximum are taken one by one
-        one_by_one = x.card_by_card or _capped(st, player, p)
+        one_by_one = x.card_by_card or capped(st, player, p)
         fill = not one_by_one and (info.sgen[i] != SH.sgen or info.forced[i] != x.forced)
-        buy_rel = _buys(st, player, p)
+        buy_rel = buys(st, player, p)
         val = SH.vals + ((MS_OFF[x.k] + x.seq - 1) * 10 + i) * 32
         if one_by_one:
             for sigmask in range(1 << nr):
@@ -2206,11 +2084,11 @@ cdef void _multiset_plain(Ctx* x) noexcept nogil:
         player = info.player[i]
         p = x.p5[player]
         # a rank plan's base: its excess when no dealer hand has a flush or a flush draw
-        excess = x.plans[_plan_of(x, player, p)].base if _buys(x.st, player, p) else 0
-        if _capped(x.st, player, p):
+        excess = x.plans[_plan_of(x, player, p)].base if buys(x.st, player, p) else 0
+        if capped(x.st, player, p):
             # and with the payouts of I_min and I_max (_bet_capped): for each size, the same bound
-            more[0] = _plan_base(x.D, x.st, x.a, x.ysize, player, _insured_pay(x.st, p, x.st.insurance_min))
-            more[1] = _plan_base(x.D, x.st, x.a, x.ysize, player, _insured_pay(x.st, p, x.st.insurance_max * p))
+            more[0] = _plan_base(x.D, x.st, x.a, x.ysize, player, insured_pay(x.st, p, x.st.insurance_min))
+            more[1] = _plan_base(x.D, x.st, x.a, x.ysize, player, insured_pay(x.st, p, x.st.insurance_max * p))
             v = _bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL, more)
         else:
             v = _bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL)
@@ -2471,12 +2349,12 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                 p = payout_detail(t, six, 6, &paytable[0], second_on, new_rank, &a1, &a2, &a3)
                 nq = _L(D, pref, &f, st.qualifier)
                 memset(buy, 0, sizeof(buy))
-                if _capped(&st, player, p):
+                if capped(&st, player, p):
                     # the buy for each insurance that may be best: computed here (_value)
                     v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, counts)
                     for k in range(4):
                         buy[1 + k] = counts[7 + k]
-                elif _buys(&st, player, p):
+                elif buys(&st, player, p):
                     # the deck is that of a one-card exchange drawing this rank: its plans
                     _shared_room(1)
                     u = _shared_plan(D, &st, a, D.n0 - 1, player, p, MS_OFF[1] + (c >> 2), &rank_plan)
@@ -2487,7 +2365,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                                 buy[k] += part[k]
                     else:
                         buy[0] = _deck_excess(u, &rank_plan, a, ys, D.sigma)
-                if not _capped(&st, player, p):
+                if not capped(&st, player, p):
                     v = _value(D, &st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, counts, True, buy[0])
                 if dist and v < -n * den:
                     dists[32].folded += 1

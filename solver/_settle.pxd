@@ -1,4 +1,6 @@
-# What the solver kernels share: the settings in force and the settlement of one showdown.
+# What the solver kernels share: the settings in force, the settlement of one showdown, and the
+# rules of buying a game, of insurance and of the table maximum as the counting kernel applies
+# them (the literal reference, _brute and solver.reference, decides them on its own).
 from libc.stdint cimport int64_t
 
 cdef struct Settings:
@@ -35,3 +37,38 @@ cdef inline int64_t falling(int64_t m, int count) noexcept nogil:
     for i in range(count):
         out *= m - i
     return out
+
+
+cdef inline bint buys_at(const Settings* st, int player, int64_t pay) noexcept nogil:
+    # buying a game can beat taking the ante only if winning pays more than the fee and the ante
+    return st.buy_on and player >= st.buy_from and pay > st.buy_fee + 1
+
+
+cdef inline bint buys(const Settings* st, int player, int p) noexcept nogil:
+    return buys_at(st, player, win_pay(st, p))
+
+
+cdef inline bint may_insure(const Settings* st, int player, int p) noexcept nogil:
+    return player >= st.insurance_from and st.insurance_max * p >= st.insurance_min
+
+
+cdef inline bint capped(const Settings* st, int player, int p) noexcept nogil:
+    # the most insurance and a won showdown after a buy pay more than the table's maximum: the
+    # value is not linear in the insurance (_bet_capped), and the buy after an insured bet pays
+    # less than ``win_pay`` (insured_pay)
+    return may_insure(st, player, p) and st.insurance_max * p + 2 * p + st.win_extra > st.max_payout
+
+
+cdef inline int64_t insured_pay(const Settings* st, int p, int64_t size) noexcept nogil:
+    # what a showdown won after a buy adds to the insurance ``size`` already paid: 2P (+ the
+    # ante), at most what is left of the table's maximum payout (RULES §6)
+    cdef int64_t pay = 2 * p + st.win_extra, room = st.max_payout - size
+    return 0 if room <= 0 else pay if pay < room else room
+
+
+cdef inline bint insures(const Settings* st, int player, int p, int64_t win, int64_t tie,
+                          int64_t nq) noexcept nogil:
+    # below the table's maximum the bet takes the most insurance allowed when a unit of it
+    # gains: the dealer misses a game more often than the player wins (or ties, when a tie
+    # loses it); else none (RULES §6)
+    return may_insure(st, player, p) and nq - win - (tie if st.tie_loses else 0) > 0

@@ -1,0 +1,50 @@
+# The static combinatorics the counting kernel shares (docs/design.md §2): binomials, the rank
+# multisets of the dealer's four hidden cards and of an option's new cards, rank bit sets. Built
+# once when ``solver._combinatorics`` is imported; read-only after that.
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
+
+cdef enum:
+    N_MULTI = 1820      # multisets of four ranks
+    N_DISTINCT = 715    # sets of four distinct ranks
+    N_MS_ALL = 8568     # multisets of 0 to 5 ranks (the new cards of an option)
+
+cdef int BINOM[6][6]                  # C(i, j) for i, j < 6
+cdef uint8_t MS_RANK[N_MULTI][4]      # the four ranks, ascending
+cdef uint8_t MS_N[N_MULTI]            # distinct ranks
+cdef uint8_t MS_R[N_MULTI][4]         # distinct ranks
+cdef uint8_t MS_M[N_MULTI][4]         # their multiplicities
+cdef uint16_t DS_MASK[N_DISTINCT]     # four distinct ranks as a bit set
+cdef uint32_t RK[13]                  # additive rank key of each rank (as the _eval tables)
+cdef uint8_t POP[8192]                # bits set in a rank bit set (portable: no popcnt needed)
+cdef int MS_OFF[6]                    # index of the first multiset of each size (0 to 5 ranks)
+cdef int CHOOSE[18][6]                # C(i, j) for the combinatorial number system of ms_index
+
+
+cdef inline int popcount(unsigned int x) noexcept nogil:
+    return POP[x]
+
+
+cdef inline int64_t ways(int avail, int need) noexcept nogil:
+    # C(avail, need) for avail < 6, 0 when need is out of range
+    return BINOM[avail][need] if 0 <= need <= avail else 0
+
+
+cdef inline int ms_index(const int* mult) noexcept nogil:
+    # the multiset's place among those of 0 to 5 ranks: its sorted ranks r_0 <= r_1 <= ... are
+    # the combination r_i + i, ranked by the combinatorial number system
+    cdef int r, j, i = 0, idx = 0
+    for r in range(13):
+        for j in range(mult[r]):
+            idx += CHOOSE[r + i][i + 1]
+            i += 1
+    return MS_OFF[i] + idx
+
+
+cdef inline uint32_t key_of_mask(uint16_t mask) noexcept nogil:
+    # the additive rank key of a set of ranks
+    cdef uint32_t key = 0
+    cdef int r
+    for r in range(13):
+        if (mask >> r) & 1:
+            key += RK[r]
+    return key
