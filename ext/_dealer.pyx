@@ -11,7 +11,7 @@ classes that matter (no flush draw; a flush draw in a given suit), from the stub
 A draw after a buy is worth best_pay, 0 or -3 by how it compares with the player, so players of
 one *band* (between two consecutive draw strengths of the deal) share a buy plan (RankPlan),
 made once per deck's rank counts and band; the suits enter only through each suit's unseen
-cards (_plan_excess for the up suit, _other_suit_delta for each other suit).
+cards (plan_excess for the up suit, other_suit_delta for each other suit).
 
 What depends on ranks alone (the dealer's blind counts and the rank-level buy plans of every
 multiset of new cards) is kept in a per-process store (Shared) while consecutive deals have the
@@ -33,6 +33,10 @@ from libc.string cimport memcpy, memmove, memcmp, memset
 from solver._eval cimport EvalTables, tables, eval5, eval6, payout_detail, next_subset, N_STRENGTH
 from solver._combinatorics cimport (BINOM, CHOOSE, DS_MASK, MS_M, MS_N, MS_OFF, MS_R, MS_RANK, N_DISTINCT,
                                    N_MS_ALL, N_MULTI, POP, RK, key_of_mask, ms_index, popcount, ways)
+from solver._deck cimport (MAX_FLUSH, Deal, Draws, Filter, blind_prefix, count_below, deal_init, dealer_below,
+                           draws_below, filter_lists, flush_filter, flush_part)
+from solver._buy cimport (PlanEntry, PlanKey, RankPlan, add_split, most_draws_won, other_suit_delta, plain_counts,
+                          plan_base, plan_excess, rank_plan)
 from solver._settle cimport Settings, buys, buys_at, capped, falling, insured_pay, insures, win_pay
 
 cdef extern from *:
@@ -40,7 +44,6 @@ cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
 
 cdef enum:
-    MAX_FLUSH = 495     # four-card subsets of the 12 unseen cards of one suit
     MAX_SLOTS = 2048
     N_COUNTS = 13       # a bet's counts (_value): n, win, tie, lose, nq, excess, den, the buy's split,
                         # the insurance taken and the buy's excess with it
@@ -48,727 +51,9 @@ cdef enum:
 
 
 
-cdef struct Draws:
-    # the qualifying draws of a dealer after a buy, by strength: which of them a player beats,
-    # ties and loses to are prefixes of the list (masks from ``cum``)
-    int n
-    int strength[13]                  # ascending
-    uint8_t rank[13]
-    uint16_t cum[14]                  # cum[k]: the ranks of the k weakest draws
-
-
-cdef void _draws_add(Draws* d, int strength, int r) noexcept nogil:
-    cdef int j = d.n
-    while j > 0 and d.strength[j - 1] > strength:
-        d.strength[j] = d.strength[j - 1]
-        d.rank[j] = d.rank[j - 1]
-        j -= 1
-    d.strength[j] = strength
-    d.rank[j] = r
-    d.n += 1
-    d.cum[0] = 0
-    for j in range(d.n):
-        d.cum[j + 1] = d.cum[j] | (1 << d.rank[j])
-
-
-cdef inline int _draws_below(const Draws* d, int player) noexcept nogil:
-    # how many draws are weaker than the player (a short list: a linear scan)
-    cdef int k = 0
-    while k < d.n and d.strength[k] < player:
-        k += 1
-    return k
-
-
-cdef struct Deal:
-    int up, rho, sigma, n0
-    int ranks_valid                   # the rank-level part below is that of (rho, a0, qualifier)
-    int qualifier
-    int a0[13]
-    uint16_t ys0[4]                   # unseen cards of each suit, as rank bit sets
-    int n_ms
-    int ms_order[N_MULTI]             # hidden multisets of this up rank, by rank strength
-    int ms_strength[N_MULTI]          # their strengths, ascending
-    int ms_below[N_STRENGTH + 1]      # how many of them are weaker than each strength
-    uint8_t ms_code[N_MULTI][4]       # their (rank, multiplicity) pairs as 5 r + m, padded with 65
-    int n_flush_all                   # four ranks other than the up rank: the flushes possible
-    uint16_t all_mask_by_fl[MAX_FLUSH]
-    int all_by_fl[MAX_FLUSH]          # by flush strength (ascending)
-    uint16_t all_mask_by_nf[MAX_FLUSH]
-    int all_by_nf[MAX_FLUSH]          # by the strength of the same ranks without the flush
-    int n_flush                       # four-card subsets of the up suit's unseen cards
-    uint16_t fl_mask_by_fl[MAX_FLUSH]
-    int fl_by_fl[MAX_FLUSH]           # their flush strengths, ascending
-    uint16_t fl_mask_by_nf[MAX_FLUSH]
-    int fl_by_nf[MAX_FLUSH]           # their rank strengths, ascending
-    int n_ds                          # four distinct hidden ranks without the up rank
-    uint16_t ds_mask[N_DISTINCT]
-    int ds_strength[N_DISTINCT]       # rank strength of the dealer's five distinct ranks
-    uint16_t ds_qual[N_DISTINCT]      # ranks whose draw after a buy qualifies (suits aside)
-    Draws ds_plain[N_DISTINCT]        # those draws by strength
-    int ds_q0[N_DISTINCT]             # the deck's cards of those ranks, the hidden ones out
-    int n_buyable
-    int buyable[N_DISTINCT]           # the rank sets that do not qualify
-    bint any_thrown                   # one of them throws the up-card when buying
-    int band[N_STRENGTH]              # players of one band compare alike with every draw after a buy
-    Draws ds_flush[N_DISTINCT]        # the draws of a rank not kept in the kept cards' suit
-    int ds_top[N_DISTINCT]            # the rank the dealer throws when buying
-    uint8_t ds_rank[N_DISTINCT][4]    # the four hidden ranks
-
-
-cdef struct Filter:
-    int sigmask                       # new cards of the up suit (rank bit set); -1 = unused
-    int n
-    # the lists' ends and the widest gap of by_nf (n_low below it), read first: most
-    # strengths fall outside a list or in that gap, and need no search
-    int fl_lo, fl_hi, nf_lo, nf_hi, gap_lo, gap_hi, n_low
-    int at_qualifier                  # _flush_part at the qualifier
-    # the lists, elsewhere (_filter_lists): the small part above is read for every group of
-    # outcomes, the lists seldom, so the parts of many filters stay in cache together
-    int* by_fl
-    int* by_nf
-
-
-cdef inline void _filter_lists(Filter* f, int* room) noexcept nogil:
-    # room: 2 * MAX_FLUSH ints for the filter's lists
-    f.by_fl = room
-    f.by_nf = room + MAX_FLUSH
-
-
-cdef inline int _below(const int* v, int n, int s) noexcept nogil:
-    # how many of the ascending v[0..n) are < s (a binary search without branches in its loop)
-    cdef const int* base = v
-    cdef int half
-    if n == 0:
-        return 0
-    while n > 1:
-        half = n >> 1
-        base = base + half if base[half] < s else base
-        n -= half
-    return <int> (base - v) + (base[0] < s)
-
-
-cdef void _sort_pairs(int* key, uint16_t* val, int n) noexcept nogil:
-    # insertion sort (n <= 495, once per deal)
-    cdef int i, j, k
-    cdef uint16_t v
-    for i in range(1, n):
-        k = key[i]
-        v = val[i]
-        j = i - 1
-        while j >= 0 and key[j] > k:
-            key[j + 1] = key[j]
-            val[j + 1] = val[j]
-            j -= 1
-        key[j + 1] = k
-        val[j + 1] = v
-
-
-cdef bint _deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qualifier) noexcept nogil:
-    # known: every card out of the deck besides the up-card (the player's, thrown away, dead);
-    # True when the rank-level part is the previous deal's (pref of the dealt deck too)
-    cdef int i, c, r
-    cdef uint8_t seen[52]
-    cdef int a0[13]
-    cdef bint same
-    for i in range(52):
-        seen[i] = 0
-    for i in range(n_known):
-        seen[known[i]] = 1
-    seen[up] = 1
-    D.up = up
-    D.sigma = up & 3
-    D.n0 = 0
-    for r in range(13):
-        a0[r] = 0
-    for i in range(4):
-        D.ys0[i] = 0
-    for c in range(52):
-        if not seen[c]:
-            D.n0 += 1
-            a0[c >> 2] += 1
-            D.ys0[c & 3] |= 1 << (c >> 2)
-    # the rank-level part is kept from the previous deal of the same ranks (callers set
-    # ranks_valid = 0 on a new Deal)
-    same = D.ranks_valid and D.rho == (up >> 2) and D.qualifier == qualifier
-    for r in range(13):
-        same = same and D.a0[r] == a0[r]
-        D.a0[r] = a0[r]
-    D.rho = up >> 2
-    D.qualifier = qualifier
-    D.ranks_valid = 1
-    if not same:
-        _deal_ranks(D, qualifier)
-        _deal_counts(D)
-    _deal_flushes(D)
-    return same
-
-
-cdef Deal* RANK_CACHE[13]             # the part of _deal_ranks of each up rank (one qualifier)
-for _r in range(13):
-    RANK_CACHE[_r] = NULL
-
-
-cdef void _deal_ranks(Deal* D, int qualifier) noexcept nogil:
-    # what depends on the up rank alone: computed once per up rank and qualifier, then copied
-    cdef Deal* c = RANK_CACHE[D.rho]
-    cdef Deal keep
-    if c == NULL:
-        c = <Deal*> malloc(sizeof(Deal))
-        c.qualifier = -1
-        RANK_CACHE[D.rho] = c
-    if c.qualifier != qualifier:
-        c.rho = D.rho
-        _deal_ranks_of(c, qualifier)
-        c.qualifier = qualifier
-    # the deal's own fields survive the copy
-    keep.up, keep.sigma, keep.n0, keep.a0, keep.ys0 = D.up, D.sigma, D.n0, D.a0, D.ys0
-    memcpy(D, c, sizeof(Deal))
-    D.up, D.sigma, D.n0, D.a0, D.ys0 = keep.up, keep.sigma, keep.n0, keep.a0, keep.ys0
-    D.ranks_valid = 1
-
-
-cdef void _deal_counts(Deal* D) noexcept nogil:
-    # what depends on the deck's rank counts: the stub's qualifying draws of each rank set
-    cdef int i, r
-    for i in range(D.n_ds):
-        D.ds_q0[i] = 0
-        for r in range(13):
-            if (D.ds_qual[i] >> r) & 1:
-                D.ds_q0[i] += D.a0[r] - ((D.ds_mask[i] >> r) & 1)
-
-
-cdef void _deal_ranks_of(Deal* D, int qualifier) noexcept nogil:
-    # the part of a deal that depends on the up rank alone (and the qualifier)
-    cdef const EvalTables* t = tables()
-    cdef int i, j, k, r, n, s, top
-    cdef uint32_t kept_key
-    cdef uint16_t kept
-    cdef int tmp_s[N_MULTI]
-    cdef int idx[N_MULTI]
-    n = 0
-    for i in range(N_DISTINCT):
-        if not (DS_MASK[i] >> D.rho) & 1:
-            D.all_mask_by_fl[n] = DS_MASK[i]
-            D.all_mask_by_nf[n] = DS_MASK[i]
-            D.all_by_fl[n] = t.flush_table[DS_MASK[i] | (1 << D.rho)]
-            D.all_by_nf[n] = t.rank_table[key_of_mask(DS_MASK[i]) + RK[D.rho]]
-            n += 1
-    D.n_flush_all = n
-    _sort_pairs(D.all_by_fl, D.all_mask_by_fl, n)
-    _sort_pairs(D.all_by_nf, D.all_mask_by_nf, n)
-    # hidden rank multisets, sorted by the dealer's rank strength (a counting sort by strength)
-    n = 0
-    for i in range(N_MULTI):
-        s = 0
-        for j in range(4):
-            s += MS_RANK[i][j] == D.rho
-        if s >= 4:
-            continue
-        tmp_s[n] = t.rank_table[RK[D.rho] + RK[MS_RANK[i][0]] + RK[MS_RANK[i][1]]
-                                + RK[MS_RANK[i][2]] + RK[MS_RANK[i][3]]]
-        idx[n] = i
-        n += 1
-    D.n_ms = n
-    cdef int* count = <int*> malloc((N_STRENGTH + 1) * sizeof(int))
-    for s in range(N_STRENGTH + 1):
-        count[s] = 0
-    for i in range(n):
-        count[tmp_s[i] + 1] += 1
-    for s in range(N_STRENGTH):
-        count[s + 1] += count[s]
-    for i in range(n):
-        j = count[tmp_s[i]]
-        count[tmp_s[i]] += 1
-        D.ms_order[j] = idx[i]
-        D.ms_strength[j] = tmp_s[i]
-        for k in range(4):
-            D.ms_code[j][k] = 5 * MS_R[idx[i]][k] + MS_M[idx[i]][k] if k < MS_N[idx[i]] else 65
-    free(count)
-    j = 0
-    for s in range(N_STRENGTH + 1):
-        while j < n and D.ms_strength[j] < s:
-            j += 1
-        D.ms_below[s] = j
-    # sets of four distinct hidden ranks other than the up rank (the only non-qualifying shapes)
-    n = 0
-    for i in range(N_DISTINCT):
-        if not (DS_MASK[i] >> D.rho) & 1:
-            D.ds_mask[n] = DS_MASK[i]
-            D.ds_strength[n] = t.rank_table[key_of_mask(DS_MASK[i]) + RK[D.rho]]
-            top = 12
-            while not (((DS_MASK[i] | (1 << D.rho)) >> top) & 1):
-                top -= 1
-            D.ds_top[n] = top
-            j = 0
-            for r in range(13):
-                if (DS_MASK[i] >> r) & 1:
-                    D.ds_rank[n][j] = r
-                    j += 1
-            kept = (DS_MASK[i] | (1 << D.rho)) & ~(1 << top)
-            kept_key = key_of_mask(kept)
-            D.ds_qual[n] = 0
-            D.ds_plain[n].n = 0
-            D.ds_flush[n].n = 0
-            D.ds_plain[n].cum[0] = 0
-            D.ds_flush[n].cum[0] = 0
-            for r in range(13):
-                s = t.rank_table[kept_key + RK[r]]
-                if r != top and s >= qualifier:
-                    D.ds_qual[n] |= 1 << r
-                    _draws_add(&D.ds_plain[n], s, r)
-                s = t.flush_table[kept | (1 << r)]
-                if not (kept >> r) & 1 and s >= qualifier:
-                    _draws_add(&D.ds_flush[n], s, r)
-            n += 1
-    D.n_ds = n
-    D.n_buyable = 0
-    D.any_thrown = False
-    for s in range(N_STRENGTH):
-        D.band[s] = 0
-    for i in range(n):
-        if D.ds_strength[i] < qualifier:
-            D.buyable[D.n_buyable] = i
-            D.n_buyable += 1
-            D.any_thrown = D.any_thrown or D.ds_top[i] == D.rho
-            for j in range(D.ds_plain[i].n):
-                D.band[D.ds_plain[i].strength[j]] = 1
-            for j in range(D.ds_flush[i].n):
-                D.band[D.ds_flush[i].strength[j]] = 1
-    # band: twice the number of draw strengths below, plus one on a draw strength
-    j = 0
-    for s in range(N_STRENGTH):
-        k = D.band[s]
-        D.band[s] = 2 * j + k
-        j += k
-
-
-cdef void _deal_flushes(Deal* D) noexcept nogil:
-    # dealer flushes: four unseen cards of the up suit, from the up rank's sorted lists
-    cdef int i, n = 0
-    cdef uint16_t ys = D.ys0[D.sigma]
-    for i in range(D.n_flush_all):
-        if (D.all_mask_by_fl[i] & ys) == D.all_mask_by_fl[i]:
-            D.fl_mask_by_fl[n] = D.all_mask_by_fl[i]
-            D.fl_by_fl[n] = D.all_by_fl[i]
-            n += 1
-    n = 0
-    for i in range(D.n_flush_all):
-        if (D.all_mask_by_nf[i] & ys) == D.all_mask_by_nf[i]:
-            D.fl_mask_by_nf[n] = D.all_mask_by_nf[i]
-            D.fl_by_nf[n] = D.all_by_nf[i]
-            n += 1
-    D.n_flush = n
-
-
-cdef void _blind_prefix(const Deal* D, const int* a, int64_t* pref) noexcept nogil:
-    # pref[i]: dealer hands among the i weakest hidden rank multisets (suits ignored)
-    cdef int i, r, m
-    cdef int64_t ways[66]             # C(a_r, m) at 5 r + m; the padding code 65 counts 1
-    cdef int64_t total = 0
-    for r in range(13):
-        for m in range(5):
-            ways[5 * r + m] = BINOM[a[r]][m] if m <= a[r] else 0
-    ways[65] = 1
-    pref[0] = 0
-    for i in range(D.n_ms):
-        total += (ways[D.ms_code[i][0]] * ways[D.ms_code[i][1]]
-                  * ways[D.ms_code[i][2]] * ways[D.ms_code[i][3]])
-        pref[i + 1] = total
-
-
-cdef void _filter(const Deal* D, int sigmask, Filter* f) noexcept nogil:
-    # the dealer flushes still possible when the new cards of the up suit are sigmask
-    cdef int i, n = 0
-    f.sigmask = sigmask
-    for i in range(D.n_flush):
-        if not (D.fl_mask_by_fl[i] & sigmask):
-            f.by_fl[n] = D.fl_by_fl[i]
-            n += 1
-    n = 0
-    for i in range(D.n_flush):
-        if not (D.fl_mask_by_nf[i] & sigmask):
-            f.by_nf[n] = D.fl_by_nf[i]
-            n += 1
-    f.n = n
-    f.fl_lo = f.by_fl[0] if n else N_STRENGTH + 1
-    f.fl_hi = f.by_fl[n - 1] if n else N_STRENGTH + 1
-    f.nf_lo = f.by_nf[0] if n else N_STRENGTH + 1
-    f.nf_hi = f.by_nf[n - 1] if n else N_STRENGTH + 1
-    f.gap_lo = f.gap_hi = N_STRENGTH + 1
-    f.n_low = 0
-    for i in range(1, n):
-        if f.by_nf[i] - f.by_nf[i - 1] > f.gap_hi - f.gap_lo or f.gap_lo > N_STRENGTH:
-            f.gap_lo = f.by_nf[i - 1]
-            f.gap_hi = f.by_nf[i]
-            f.n_low = i
-    f.at_qualifier = _flush_part(f, D.qualifier)
-
-
-cdef inline int _flush_part(const Filter* f, int s) noexcept nogil:
-    # the dealer flushes below s less the same hands' rank strengths below s
-    cdef int fl, nf
-    if s <= f.fl_lo:
-        fl = 0
-    elif s > f.fl_hi:
-        fl = f.n
-    else:
-        fl = _below(f.by_fl, f.n, s)
-    if s <= f.nf_lo:
-        nf = 0
-    elif s > f.nf_hi:
-        nf = f.n
-    elif f.gap_lo < s <= f.gap_hi:
-        nf = f.n_low
-    else:
-        nf = _below(f.by_nf, f.n, s)
-    return fl - nf
-
-
-cdef inline int64_t _L(const Deal* D, const int64_t* pref, const Filter* f, int s) noexcept nogil:
-    # dealer hands of strength < s: by ranks, then the flushes moved from their rank strengths
-    return pref[D.ms_below[s]] + _flush_part(f, s)
-
-
-cdef int64_t _buy_class(int64_t S, int64_t c, int64_t m, int redraws) noexcept nogil:
-    # numerator over falling(m, redraws + 1): S sums the non-redraw outs, c redraw cards
-    if redraws == 0:
-        return S
-    return S * falling(m - 1, redraws) + c * _buy_class(S, c - 1, m - 1, redraws - 1)
-
-
-cdef inline void _redraw_factors(int m, int redraws, int64_t* g) noexcept nogil:
-    # E[buy] is linear in S, the sum over the non-redraw draws: E = S g[c], c redraw cards
-    cdef int c
-    for c in range(5):
-        g[c] = _buy_class(1, c, m, redraws)
-
-
-cdef struct Gone:
-    # a deck as the deal's less a few cards: the ranks it lost, how many of each
-    int n
-    int rank[13]
-    int count[13]
-
-
-cdef inline void _gone(const Deal* D, const int* a, Gone* gone) noexcept nogil:
-    cdef int r
-    gone.n = 0
-    for r in range(13):
-        if a[r] != D.a0[r]:
-            gone.rank[gone.n] = r
-            gone.count[gone.n] = D.a0[r] - a[r]
-            gone.n += 1
-
-
-cdef inline int _qualifying_draws(const Deal* D, int i, const Gone* gone) noexcept nogil:
-    # the stub's cards after which a dealer of rank set i qualifies once it buys, suits aside
-    cdef int e, q = D.ds_q0[i]
-    for e in range(gone.n):
-        if (D.ds_qual[i] >> gone.rank[e]) & 1:
-            q -= gone.count[e]
-    return q
-
-
-cdef inline int _draws_won(const Draws* d, const int* a, uint16_t h, int player, int* e) noexcept nogil:
-    # the stub's cards (deck a less the hidden ranks h) whose draw the player beats; e: how
-    # many of the draws those are
-    cdef int k = 0, w = 0, r
-    while k < d.n and d.strength[k] < player:
-        r = d.rank[k]
-        w += a[r] - ((h >> r) & 1)
-        k += 1
-    e[0] = k
-    return w
-
-
-cdef struct PlanKey:
-    # One rank set of the dealer that may gain from buying, for one deck's rank counts and one
-    # band of players: what finishing a plan for a deal's suits reads (8 bytes: plans are many
-    # and read once per deal, so they are read from memory, not cache)
-    uint16_t h                        # the rank set's ranks and the rank it throws
-    uint16_t fwin                     # draws in the kept cards' suit (flushes) the player beats
-    uint8_t top
-    uint8_t c                         # redraw cards in the stub
-    int8_t need                       # a flush draw can pay only with more outs in fwin than this
-    uint8_t pad
-
-
-cdef struct PlanEntry:
-    # The rest of it. A draw is worth best_pay if the player beats it, 0 on a tie or if the
-    # dealer still does not qualify, -3 if it beats the player: the ranks of each kind are bit sets.
-    int64_t S                         # sum of the plain draw values over the stub
-    int64_t v                         # excess of one dealer hand without a flush draw
-    uint16_t win                      # plain draws the player beats
-    uint16_t lose                     # plain draws that beat the player
-    uint16_t flose                    # draws in the kept cards' suit that beat the player
-    uint16_t tie                      # plain draws that tie (for the buy's results, _add_split)
-
-
-cdef struct RankPlan:
-    # The buy's part of one deck's rank counts and one band of players, whatever the suits: the
-    # same for every suit class of a rank-level deal (see Shared). Entries [0, n_thrown) are
-    # the rank sets where the dealer throws the up-card.
-    int n
-    int n_thrown
-    int64_t base                      # sum of count * v
-    int64_t best_pay
-    int64_t threshold
-    int64_t g[5]
-    int64_t base_split[4]             # _add_split of the hands counted in base
-    uint8_t* plain                    # by entry: its plain draws won, tied, lost once counted (255:
-                                      # not yet), or NULL: counted each time
-    PlanKey* key
-    PlanEntry* e
-
-
-cdef inline int64_t _gain(const RankPlan* r, int k, unsigned int outs) noexcept nogil:
-    # what drawing the ranks ``outs`` in the kept cards' suit adds to S: a flush (or a straight
-    # flush) instead of the plain draw (the thrown rank's plain draw is a redraw, worth 0)
-    cdef const PlanEntry* e = &r.e[k]
-    return (r.best_pay * (POP[outs & r.key[k].fwin] - POP[outs & e.win])
-            + 3 * (POP[outs & e.lose] - POP[outs & e.flose]))
-
-
-cdef inline int _cards_of(const int* a, uint16_t h, uint16_t ranks) noexcept nogil:
-    # the stub's cards of the ranks ``ranks`` (the deck a less the dealer's hidden ranks h)
-    cdef int r, n = 0
-    for r in range(13):
-        if (ranks >> r) & 1:
-            n += a[r] - ((h >> r) & 1)
-    return n
-
-
-cdef void _add_split(const RankPlan* R, int k, const int* a, uint16_t outs, int64_t times,
-                     int64_t* split) noexcept nogil:
-    """Add ``times`` dealer hands of entry k that buy: split[0] counts them, split[1:4] their
-    draws that end in a showdown the player wins, ties, loses, over falling(|Z|, R + 1) as the
-    excess (each draw weighted by the redraws it may follow, g). ``outs``: the kept cards'
-    suit's unseen ranks, whose draws make a flush instead of the plain draw (0: none)."""
-    cdef const PlanKey* key = &R.key[k]
-    cdef const PlanEntry* e = &R.e[k]
-    cdef uint16_t ftie = outs & ~(key.fwin | e.flose)    # every out makes a flush: it qualifies
-    cdef int64_t g = R.g[key.c - ((outs >> key.top) & 1)]
-    cdef int w, t, l
-    if R.plain == NULL or R.plain[3 * k] == 255:
-        w, t, l = _cards_of(a, key.h, e.win), _cards_of(a, key.h, e.tie), _cards_of(a, key.h, e.lose)
-        if R.plain != NULL:
-            R.plain[3 * k], R.plain[3 * k + 1], R.plain[3 * k + 2] = w, t, l
-    else:
-        w, t, l = R.plain[3 * k], R.plain[3 * k + 1], R.plain[3 * k + 2]
-    split[0] += times
-    split[1] += times * g * (w - POP[outs & e.win] + POP[outs & key.fwin])
-    split[2] += times * g * (t - POP[outs & e.tie] + POP[ftie])
-    split[3] += times * g * (l - POP[outs & e.lose] + POP[outs & e.flose])
-
-
-cdef inline void _plain_counts(RankPlan* R, uint8_t* room) noexcept nogil:
-    # room for each entry's plain draws won, tied, lost, counted once for the many _add_split
-    # of a plan (none counted yet)
-    memset(room, 255, 3 * R.n)
-    R.plain = room
-
-
-cdef int _most_won(const Deal* D, int player) noexcept nogil:
-    """The most stub cards, over the dealer's rank sets that may buy, whose draw qualifies the
-    dealer below the player (flush draws included), in the deal's deck: a deck of fewer cards
-    (the deal's less new cards) has no more."""
-    cdef int i, j, e, w, most = 0
-    for j in range(D.n_buyable):
-        i = D.buyable[j]
-        w = _draws_won(&D.ds_plain[i], D.a0, D.ds_mask[i], player, &e)
-        w += POP[D.ds_flush[i].cum[_draws_below(&D.ds_flush[i], player)]]
-        if w > most:
-            most = w
-    return most
-
-
-cdef void _rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int64_t pay,
-                     RankPlan* R, int most_won=-1) noexcept nogil:
-    """Fill ``R`` (its keys and entries: room for D.n_buyable) for the deck's rank counts ``a``,
-    a draw that beats the player paying ``pay`` (``win_pay``, or less under the table's maximum
-    when insured: _insured_pay).
-
-    E[buy] is at most best_pay times the chance to qualify after the buy: a rank set is kept
-    when its plain draws can pay, or when a flush draw with every out of its suit still unseen
-    could. ``most_won`` (_most_won of the player, if known) can show that none can: no entry.
-    """
-    cdef int i, j, k, e, r, top, rho = D.rho, n_thrown = 0, n_other = 0, fe
-    cdef int m = ysize - 4
-    cdef int64_t threshold = (st.buy_fee + 1) * falling(m, st.redraws + 1)
-    cdef int64_t best_pay = pay
-    cdef int64_t count, S, c, v, q, gc, w, tie
-    cdef uint16_t h
-    cdef const Draws* d
-    cdef const Draws* fd
-    cdef uint16_t fwin
-    cdef bint plain_ok
-    cdef PlanEntry* out
-    cdef PlanKey* ok
-    cdef Gone gone
-    _redraw_factors(m, st.redraws, R.g)
-    R.threshold = threshold
-    R.best_pay = best_pay
-    R.base = 0
-    memset(R.base_split, 0, sizeof(R.base_split))
-    R.plain = NULL
-    R.n = 0
-    R.n_thrown = 0
-    if most_won >= 0:
-        gc = 0
-        for c in range(5):
-            gc = R.g[c] if R.g[c] > gc else gc
-        if best_pay * most_won * gc <= threshold:
-            return  # no rank set can pay (two pair, mostly: a pair below it is too few outs)
-    _gone(D, a, &gone)
-    for j in range(D.n_buyable):
-        i = D.buyable[j]
-        h = D.ds_mask[i]
-        top = D.ds_top[i]
-        c = a[top] - ((h >> top) & 1)
-        gc = R.g[c]
-        # only the w stub cards whose draw qualifies below the player pay, best_pay each
-        d = &D.ds_plain[i]
-        w = _draws_won(d, a, h, player, &e)
-        plain_ok = best_pay * w * gc > threshold
-        # flush draws: the outs that make a flush below the player bound them
-        fd = &D.ds_flush[i]
-        fe = _draws_below(fd, player)
-        fwin = fd.cum[fe]
-        if not plain_ok and best_pay * (w + POP[fwin]) * gc <= threshold:
-            continue
-        count = (<int64_t> a[D.ds_rank[i][0]]) * a[D.ds_rank[i][1]] * a[D.ds_rank[i][2]] * a[D.ds_rank[i][3]]
-        if count == 0:
-            continue
-        # the sets where the up-card is thrown from the front, the others from the back
-        if top == rho:
-            out = &R.e[n_thrown]
-            ok = &R.key[n_thrown]
-            n_thrown += 1
-        else:
-            n_other += 1
-            out = &R.e[D.n_buyable - n_other]
-            ok = &R.key[D.n_buyable - n_other]
-        out.win = d.cum[e]
-        tie = 0
-        while e < d.n and d.strength[e] == player:
-            r = d.rank[e]
-            tie += a[r] - ((h >> r) & 1)
-            e += 1
-        out.lose = D.ds_qual[i] & ~d.cum[e]
-        out.tie = d.cum[e] & ~out.win
-        q = _qualifying_draws(D, i, &gone)
-        S = best_pay * w - 3 * (q - w - tie)
-        v = S * gc - threshold
-        v = v if v > 0 else 0
-        ok.h = h
-        ok.top = top
-        ok.c = c
-        # pay (w + outs) > threshold, pay = best_pay * gc, is outs > threshold // pay - w
-        ok.need = <int8_t> max(-1, min(13, threshold // (best_pay * gc) - w))
-        out.S = S
-        out.v = v
-        R.base += count * v
-        ok.fwin = fwin
-        while fe < fd.n and fd.strength[fe] == player:
-            fe += 1
-        out.flose = fd.cum[fd.n] & ~fd.cum[fe]
-        if v > 0:
-            R.base_split[0] += count
-            R.base_split[1] += count * gc * w
-            R.base_split[2] += count * gc * tie
-            R.base_split[3] += count * gc * (q - w - tie)
-    memmove(&R.e[n_thrown], &R.e[D.n_buyable - n_other], n_other * sizeof(PlanEntry))
-    memmove(&R.key[n_thrown], &R.key[D.n_buyable - n_other], n_other * sizeof(PlanKey))
-    R.n = n_thrown + n_other
-    R.n_thrown = n_thrown
-
-
-cdef int64_t _plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,
-                          int64_t* split=NULL) noexcept nogil:
-    """Sum over the non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1),
-    when the up suit's unseen cards are ``ys_sigma``: a dealer that throws the up-card is
-    counted here as having no flush draw (see _other_suit_delta). It depends on the rank plan
-    (and its deck ``a``) and ys_sigma alone, so the deals of the same ranks share it (_memo).
-    ``split`` (if given) gains the hands that buy and their results (_add_split)."""
-    cdef int k, top
-    cdef uint16_t h, lower
-    cdef const PlanKey* e
-    cdef int64_t total = R.base, v, fd, c, w
-    if split != NULL:
-        for k in range(4):
-            split[k] += R.base_split[k]
-    # the four hidden cards of the up suit: a flush, not a buy
-    for k in range(R.n_thrown):
-        h = R.key[k].h
-        if (ys_sigma & h) == h:
-            total -= R.e[k].v
-            if split != NULL and R.e[k].v > 0:
-                _add_split(R, k, a, 0, -1, split)
-    for k in range(R.n_thrown, R.n):
-        e = &R.key[k]
-        h = e.h
-        top = e.top
-        lower = h & ~(1 << top)
-        if (ys_sigma & lower) != lower:
-            continue
-        v = R.e[k].v
-        if (ys_sigma & h) == h:
-            total -= v
-            if split != NULL and v > 0:
-                _add_split(R, k, a, 0, -1, split)
-        fd = a[top] - ((ys_sigma >> top) & 1)
-        if fd <= 0:
-            continue
-        # fd hands hold the three lower cards in the up suit and the top card in another
-        total -= fd * v
-        if split != NULL and v > 0:
-            _add_split(R, k, a, 0, -fd, split)
-        if POP[ys_sigma & e.fwin] > e.need:  # else the flush draw cannot pay either
-            # the outs: the up suit's unseen cards but the lower ranks; the thrown rank in
-            # the up suit is an out, not a redraw
-            c = e.c - ((ys_sigma >> top) & 1)
-            w = (R.e[k].S + _gain(R, k, ys_sigma & ~lower)) * R.g[c] - R.threshold
-            if w > 0:
-                total += fd * w
-                if split != NULL:
-                    _add_split(R, k, a, ys_sigma & ~lower, fd, split)
-    return total
-
-
-cdef int64_t _other_suit_delta(const RankPlan* R, const int* a, uint16_t ys_tau,
-                               int64_t* split=NULL) noexcept nogil:
-    """What flush draws in one suit other than the up-card's add to _plan_excess.
-
-    ``ys_tau``: the unseen cards of that suit. A dealer that throws the up-card and holds four
-    hidden cards of that suit draws to a flush: its excess is that of the flush draw, not the
-    plain one. Like _plan_excess, a function of the rank plan and ys_tau alone (``a``, the
-    plan's deck, is read only for ``split``: as _plan_excess's).
-    """
-    cdef int k, top
-    cdef uint16_t h, outs
-    cdef const PlanKey* e
-    cdef int64_t total = 0, w
-    for k in range(R.n_thrown):
-        e = &R.key[k]
-        h = e.h
-        # without the four cards, or with outs too few to pay, both excesses are 0
-        if (ys_tau & h) != h or POP[ys_tau & e.fwin] <= e.need:
-            continue
-        outs = ys_tau & ~h
-        top = e.top
-        w = (R.e[k].S + _gain(R, k, outs)) * R.g[e.c - ((outs >> top) & 1)] - R.threshold
-        total += (w if w > 0 else 0) - R.e[k].v
-        if split != NULL:
-            if w > 0:
-                _add_split(R, k, a, outs, 1, split)
-            if R.e[k].v > 0:
-                _add_split(R, k, a, 0, -1, split)
-    return total
-
-
 cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
                          int ysize, int player, int64_t pay, int64_t* split=NULL) noexcept nogil:
-    # the whole excess of one deck, flush draws in every suit included (split: _add_split's),
+    # the whole excess of one deck, flush draws in every suit included (split: add_split's),
     # a won draw paying ``pay``
     cdef PlanEntry* entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
     cdef PlanKey* keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
@@ -776,32 +61,11 @@ cdef int64_t _buy_excess(const Deal* D, const Settings* st, const int* a, const 
     cdef int64_t total
     R.e = entries
     R.key = keys
-    _rank_plan(D, st, a, ysize, player, pay, &R)
+    rank_plan(D, st, a, ysize, player, pay, &R)
     total = _deck_excess(-1, &R, a, ys, D.sigma, split)
     free(entries)
     free(keys)
     return total
-
-
-cdef int64_t _plan_base(const Deal* D, const Settings* st, const int* a, int ysize, int player,
-                        int64_t pay) noexcept nogil:
-    # a rank plan's base (its excess when no dealer hand has a flush or a flush draw) for a won
-    # draw paying ``pay``: 0 when buying cannot pay
-    cdef PlanEntry* entries
-    cdef PlanKey* keys
-    cdef RankPlan R
-    cdef int64_t base
-    if not buys_at(st, player, pay):
-        return 0
-    entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
-    keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
-    R.e = entries
-    R.key = keys
-    _rank_plan(D, st, a, ysize, player, pay, &R)
-    base = R.base
-    free(entries)
-    free(keys)
-    return base
 
 
 cdef inline void _showdowns(const Settings* st, const Filter* f, int player, int64_t nq, const int64_t* blind,
@@ -809,8 +73,8 @@ cdef inline void _showdowns(const Settings* st, const Filter* f, int player, int
     # the qualifying dealer hands the player beats, ties, loses to
     cdef int64_t below, upto
     if player >= st.qualifier:
-        below = blind[0] + _flush_part(f, player)
-        upto = blind[1] + _flush_part(f, player + 1)
+        below = blind[0] + flush_part(f, player)
+        upto = blind[1] + flush_part(f, player + 1)
         wtl[0] = below - nq
         wtl[1] = upto - below
         wtl[2] = n - upto
@@ -911,7 +175,7 @@ cdef int64_t _value(const Deal* D, const Settings* st, const int64_t* pref, cons
 
     With ``excess_given``, the buy's part is ``given`` (the caller's), else it is computed, and
     ``counts`` (if given: N_COUNTS) gets _bet's counts and, at 7 to 10, the split of the buys
-    (_add_split: the hands that buy, their draws the player wins, ties, loses) with the
+    (add_split: the hands that buy, their draws the player wins, ties, loses) with the
     insurance taken. A hand whose insurance can reach the table's maximum (_capped) has its
     buy computed for each size that may be best: never given.
     """
@@ -1014,7 +278,7 @@ cdef enum:
 
 
 cdef struct SplitSlot:
-    # as MemoSlot: the excess and the split of the buys (_add_split), for results (Dist)
+    # as MemoSlot: the excess and the split of the buys (add_split), for results (Dist)
     uint32_t key
     uint32_t epoch
     int64_t part[5]
@@ -1054,7 +318,7 @@ cdef struct Shared:
     uint32_t sgen
     int64_t* vals                     # N_MS_ALL * 10 * 32: each group's value (MsInfo)
     FlushValue* flush                 # N_MS_ALL * 10 * 2: by discard, in the up suit or not
-    int32_t* most_won                 # by band: _most_won of its players, for this generation
+    int32_t* most_won                 # by band: most_draws_won of its players, for this generation
     uint32_t* most_won_gen
     # by discard mask: the sum of _multiset_plain over every multiset, for this generation and
     # a bet forced after the exchange or not (it depends on the ranks alone)
@@ -1140,7 +404,7 @@ cdef inline int64_t* _shared_pref(const Deal* D, const int* a, int ms) noexcept 
     # the blind prefix of the deck a (the deal's deck less the multiset ms)
     cdef int64_t* pref = SH.pref + ms * (N_MULTI + 1)
     if SH.pref_gen[ms] != SH.gen:
-        _blind_prefix(D, a, pref)
+        blind_prefix(D, a, pref)
         SH.pref_gen[ms] = SH.gen
     return pref
 
@@ -1179,9 +443,9 @@ cdef int _shared_plan(const Deal* D, const Settings* st, const int* a, int ysize
     s.r.e = SH.entries + SH.used
     s.r.key = SH.keys + SH.used
     if SH.most_won_gen[band] != SH.gen:
-        SH.most_won[band] = _most_won(D, player)
+        SH.most_won[band] = most_draws_won(D, player)
         SH.most_won_gen[band] = SH.gen
-    _rank_plan(D, st, a, ysize, player, win_pay(st, p), &s.r, SH.most_won[band])
+    rank_plan(D, st, a, ysize, player, win_pay(st, p), &s.r, SH.most_won[band])
     SH.used += s.r.n
     out[0] = s.r
     return SH.n_plans - 1
@@ -1190,7 +454,7 @@ cdef int _shared_plan(const Deal* D, const Settings* st, const int* a, int ysize
 cdef inline int64_t _plan_part(int kind, const RankPlan* R, const int* a, uint16_t ys,
                                int64_t* split=NULL) noexcept nogil:
     # what _memo keeps: the plan's excess (kind 0) or other-suit delta (kind 1)
-    return _plan_excess(R, a, ys, split) if kind == 0 else _other_suit_delta(R, a, ys, split)
+    return plan_excess(R, a, ys, split) if kind == 0 else other_suit_delta(R, a, ys, split)
 
 
 cdef void _memo_split(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
@@ -1220,7 +484,7 @@ cdef void _memo_split(int plan, int kind, const RankPlan* R, const int* a, uint1
 
 cdef int64_t _memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
                    int64_t* split=NULL) noexcept nogil:
-    """_plan_excess (kind 0) or _other_suit_delta (kind 1) of the rank plan ``R`` for the unseen
+    """plan_excess (kind 0) or other_suit_delta (kind 1) of the rank plan ``R`` for the unseen
     cards ``ys`` of a suit, computed once while the plan is in the store (``plan``: its place;
     -1 for a plan of one's own, not kept). With ``split``, computed (the memo keeps no split)."""
     cdef uint32_t key = (<uint32_t> kind << 13) | ys
@@ -1266,7 +530,7 @@ cdef struct Dist:
 
 cdef struct DistCache:
     # by plan, suit and the positions of the new ranks taken from it: the buy's excess and its
-    # split (_add_split) in that suit, as _plan_excess (the up suit) or _other_suit_delta; and
+    # split (add_split) in that suit, as plan_excess (the up suit) or other_suit_delta; and
     # by plan, each entry's plain draws won, tied, lost (RankPlan.plain)
     int64_t ok[MS_PLANS][4]
     int64_t part[MS_PLANS][4][32][5]
@@ -1336,8 +600,8 @@ cdef struct Ctx:
     int64_t other_ok
     int128 other_sum[MS_PLANS]
     int64_t other_low[MS_PLANS]
-    # by plan, the excess of each set of new ranks taken from the up suit (_plan_excess) and
-    # the delta of each set taken from another suit (_other_suit_delta), as positions into R;
+    # by plan, the excess of each set of new ranks taken from the up suit (plan_excess) and
+    # the delta of each set taken from another suit (other_suit_delta), as positions into R;
     # the bit sets say which are known
     int64_t excess_ok[MS_PLANS]
     int64_t excess[MS_PLANS][32]
@@ -1358,9 +622,9 @@ cdef Filter* _slot(Ctx* x, int sigmask) noexcept nogil:
             for i in range(8192):
                 x.filter_of[i] = NULL
         f = &x.slots[x.n_slots]
-        _filter_lists(f, x.slot_lists + x.n_slots * 2 * MAX_FLUSH)
+        filter_lists(f, x.slot_lists + x.n_slots * 2 * MAX_FLUSH)
         x.n_slots += 1
-        _filter(x.D, sigmask, f)
+        flush_filter(x.D, sigmask, f)
         x.filter_of[sigmask] = f
     return f
 
@@ -1388,7 +652,7 @@ cdef int _plan_of(Ctx* x, int player, int p) noexcept nogil:
             x.dist_cache.ok[u][tau] = 0
     x.plan_id[u] = _shared_plan(x.D, x.st, x.a, x.ysize, player, p, x.ms, &x.plans[u])
     if x.dist_cache != NULL:
-        _plain_counts(&x.plans[u], x.dist_cache.plain[u])
+        plain_counts(&x.plans[u], x.dist_cache.plain[u])
     return u
 
 
@@ -1448,7 +712,7 @@ cdef int64_t _capped_outcome(Ctx* x, const int* new, int n_new, int player, int6
             sigmask |= 1 << (new[i] >> 2)
     f = _slot(x, sigmask)
     return _value(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, x.p5[player],
-                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, counts)
+                  dealer_below(x.D, x.pref, f, x.st.qualifier), x.n, x.den, counts)
 
 
 cdef int64_t _outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
@@ -1483,7 +747,7 @@ cdef void _dist_rows(Dist* d, const int64_t* counts, int64_t times, const int64_
 
 cdef int64_t* _dist_part(Ctx* x, int u, int tau, int taken) noexcept nogil:
     # the buy's excess and split in suit tau for plan u, the new ranks at positions ``taken``
-    # of that suit: _plan_excess (the up suit) or _other_suit_delta, once per multiset
+    # of that suit: plan_excess (the up suit) or other_suit_delta, once per multiset
     cdef int64_t* part = x.dist_cache.part[u][tau][taken]
     if not (x.dist_cache.ok[u][tau] >> taken) & 1:
         _memo_split(x.plan_id[u], 0 if tau == x.D.sigma else 1, &x.plans[u], x.a, x.D.ys0[tau] & ~x.bits[taken],
@@ -1518,7 +782,7 @@ cdef int64_t _outcome_dist(Ctx* x, const int* new, int n_new, int player, int ma
             for j in range(5):
                 buy[j] += part[j]
     f = _slot(x, sigmask)
-    v = _value(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p, _L(x.D, x.pref, f, x.st.qualifier),
+    v = _value(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p, dealer_below(x.D, x.pref, f, x.st.qualifier),
                x.n, x.den, counts, True, buy[0])
     if not x.forced and v < -x.n * x.den:
         x.dist[mask].folded += 1
@@ -1536,7 +800,7 @@ cdef int64_t _up_suit_value(Ctx* x, int sigmask, int taken, int player) noexcept
     if buys(x.st, player, p):
         excess = _excess_of(x, _plan_of(x, player, p), taken)
     return _value(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p,
-                  _L(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
+                  dealer_below(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
 
 
 cdef int64_t _other_suits(Ctx* x, int player, const int* taken) noexcept nogil:
@@ -2087,8 +1351,8 @@ cdef void _multiset_plain(Ctx* x) noexcept nogil:
         excess = x.plans[_plan_of(x, player, p)].base if buys(x.st, player, p) else 0
         if capped(x.st, player, p):
             # and with the payouts of I_min and I_max (_bet_capped): for each size, the same bound
-            more[0] = _plan_base(x.D, x.st, x.a, x.ysize, player, insured_pay(x.st, p, x.st.insurance_min))
-            more[1] = _plan_base(x.D, x.st, x.a, x.ysize, player, insured_pay(x.st, p, x.st.insurance_max * p))
+            more[0] = plan_base(x.D, x.st, x.a, x.ysize, player, insured_pay(x.st, p, x.st.insurance_min))
+            more[1] = plan_base(x.D, x.st, x.a, x.ysize, player, insured_pay(x.st, p, x.st.insurance_max * p))
             v = _bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL, more)
         else:
             v = _bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL)
@@ -2210,17 +1474,17 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, dict s
     cdef int64_t n, den, nq
     cdef int player, i
     try:
-        _deal_init(D, up, _ptr(known), known.shape[0], st.qualifier)
+        deal_init(D, up, _ptr(known), known.shape[0], st.qualifier)
         if final.shape[0] == 5:
             player = eval5(t, final[0], final[1], final[2], final[3], final[4])
         else:
             player = eval6(t, &final[0])
-        _blind_prefix(D, D.a0, pref)
-        _filter_lists(&f, f_lists)
-        _filter(D, 0, &f)
+        blind_prefix(D, D.a0, pref)
+        filter_lists(&f, f_lists)
+        flush_filter(D, 0, &f)
         n = falling(D.n0, 4) // 24
         den = falling(D.n0 - 4, st.redraws + 1)
-        nq = _L(D, pref, &f, st.qualifier)
+        nq = dealer_below(D, pref, &f, st.qualifier)
         _value(D, &st, pref, &f, D.a0, D.ys0, D.n0, player, p, nq, n, den, counts)
     finally:
         free(D)
@@ -2313,7 +1577,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
     result = {}
     try:
         known = np.concatenate([np.asarray(hand), np.asarray(dead)]).astype(np.uint8)
-        _deal_init(D, up, _ptr(known), known.shape[0], st.qualifier)
+        deal_init(D, up, _ptr(known), known.shape[0], st.qualifier)
         _shared_begin(D, &st, &p5[0], &hand[0])
         # bet the dealt hand
         for i in range(13):
@@ -2321,12 +1585,12 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
         for i in range(4):
             ys[i] = D.ys0[i]
         pref = _shared_pref(D, a, 0)
-        _filter_lists(&f, f_lists)
-        _filter(D, 0, &f)
+        filter_lists(&f, f_lists)
+        flush_filter(D, 0, &f)
         n = falling(D.n0, 4) // 24
         den = falling(D.n0 - 4, st.redraws + 1)
         player = eval5(t, hand[0], hand[1], hand[2], hand[3], hand[4])
-        nq = _L(D, pref, &f, st.qualifier)
+        nq = dealer_below(D, pref, &f, st.qualifier)
         v = _value(D, &st, pref, &f, a, ys, D.n0, player, p5[player], nq, n, den, counts)
         result["bet"] = tuple(counts[i] for i in range(N_COUNTS))
         result["bet_value"] = v
@@ -2344,10 +1608,10 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
                 a[c >> 2] -= 1
                 ys[c & 3] &= ~(1 << (c >> 2))
                 pref = _shared_pref(D, a, MS_OFF[1] + (c >> 2))
-                _filter(D, (1 << (c >> 2)) if (c & 3) == D.sigma else 0, &f)
+                flush_filter(D, (1 << (c >> 2)) if (c & 3) == D.sigma else 0, &f)
                 player = eval6(t, six)
                 p = payout_detail(t, six, 6, &paytable[0], second_on, new_rank, &a1, &a2, &a3)
-                nq = _L(D, pref, &f, st.qualifier)
+                nq = dealer_below(D, pref, &f, st.qualifier)
                 memset(buy, 0, sizeof(buy))
                 if capped(&st, player, p):
                     # the buy for each insurance that may be best: computed here (_value)
@@ -2411,7 +1675,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, dict setting
             _count_begin(&x, k, k in forced_counts)
             if any(SH.plain_gen[x.masks[i]] != SH.gen or SH.plain_forced[x.masks[i]] != x.forced
                    for i in range(x.n_masks)):
-                _filter_lists(&x.no_flush, f_lists)
+                filter_lists(&x.no_flush, f_lists)
                 x.no_flush.sigmask = -1
                 x.no_flush.n = 0
                 x.no_flush.fl_lo = x.no_flush.fl_hi = x.no_flush.nf_lo = x.no_flush.nf_hi = N_STRENGTH + 1
@@ -2470,14 +1734,14 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, dict se
     try:
         with nogil:
             for k in range(hands.shape[0]):
-                if not _deal_init(D, up_cards[k], &hands[k, 0], 5, st.qualifier):
-                    _blind_prefix(D, D.a0, pref)
-                _filter_lists(&f, f_lists)
-                _filter(D, 0, &f)
+                if not deal_init(D, up_cards[k], &hands[k, 0], 5, st.qualifier):
+                    blind_prefix(D, D.a0, pref)
+                filter_lists(&f, f_lists)
+                flush_filter(D, 0, &f)
                 n = falling(D.n0, 4) // 24
                 den = falling(D.n0 - 4, st.redraws + 1)
                 player = eval5(t, hands[k, 0], hands[k, 1], hands[k, 2], hands[k, 3], hands[k, 4])
-                nq = _L(D, pref, &f, st.qualifier)
+                nq = dealer_below(D, pref, &f, st.qualifier)
                 out[k, 7] = _value(D, &st, pref, &f, D.a0, D.ys0, D.n0, player, p5[player], nq, n, den, counts)
                 for i in range(N_COUNTS):
                     out[k, i + (i >= 7)] = counts[i]

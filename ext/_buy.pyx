@@ -1,0 +1,319 @@
+# cython: language_level=3
+"""Buying the dealer a game (declared in ``solver/_buy.pxd``; docs/design.md §3)."""
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.string cimport memmove, memset
+from libc.stdlib cimport free, malloc
+from solver._combinatorics cimport N_DISTINCT, POP, popcount
+from solver._deck cimport Deal, Draws, draws_below
+from solver._settle cimport Settings, buys_at, falling
+
+
+cdef int64_t _buy_class(int64_t S, int64_t c, int64_t m, int redraws) noexcept nogil:
+    # numerator over falling(m, redraws + 1): S sums the non-redraw outs, c redraw cards
+    if redraws == 0:
+        return S
+    return S * falling(m - 1, redraws) + c * _buy_class(S, c - 1, m - 1, redraws - 1)
+
+
+cdef inline void _redraw_factors(int m, int redraws, int64_t* g) noexcept nogil:
+    # E[buy] is linear in S, the sum over the non-redraw draws: E = S g[c], c redraw cards
+    cdef int c
+    for c in range(5):
+        g[c] = _buy_class(1, c, m, redraws)
+
+
+cdef struct Gone:
+    # a deck as the deal's less a few cards: the ranks it lost, how many of each
+    int n
+    int rank[13]
+    int count[13]
+
+
+cdef inline void _gone(const Deal* D, const int* a, Gone* gone) noexcept nogil:
+    cdef int r
+    gone.n = 0
+    for r in range(13):
+        if a[r] != D.a0[r]:
+            gone.rank[gone.n] = r
+            gone.count[gone.n] = D.a0[r] - a[r]
+            gone.n += 1
+
+
+cdef inline int _qualifying_draws(const Deal* D, int i, const Gone* gone) noexcept nogil:
+    # the stub's cards after which a dealer of rank set i qualifies once it buys, suits aside
+    cdef int e, q = D.ds_q0[i]
+    for e in range(gone.n):
+        if (D.ds_qual[i] >> gone.rank[e]) & 1:
+            q -= gone.count[e]
+    return q
+
+
+cdef inline int _draws_won(const Draws* d, const int* a, uint16_t h, int player, int* e) noexcept nogil:
+    # the stub's cards (deck a less the hidden ranks h) whose draw the player beats; e: how
+    # many of the draws those are
+    cdef int k = 0, w = 0, r
+    while k < d.n and d.strength[k] < player:
+        r = d.rank[k]
+        w += a[r] - ((h >> r) & 1)
+        k += 1
+    e[0] = k
+    return w
+
+
+cdef inline int64_t _gain(const RankPlan* r, int k, unsigned int outs) noexcept nogil:
+    # what drawing the ranks ``outs`` in the kept cards' suit adds to S: a flush (or a straight
+    # flush) instead of the plain draw (the thrown rank's plain draw is a redraw, worth 0)
+    cdef const PlanEntry* e = &r.e[k]
+    return (r.best_pay * (POP[outs & r.key[k].fwin] - POP[outs & e.win])
+            + 3 * (POP[outs & e.lose] - POP[outs & e.flose]))
+
+
+cdef inline int _cards_of(const int* a, uint16_t h, uint16_t ranks) noexcept nogil:
+    # the stub's cards of the ranks ``ranks`` (the deck a less the dealer's hidden ranks h)
+    cdef int r, n = 0
+    for r in range(13):
+        if (ranks >> r) & 1:
+            n += a[r] - ((h >> r) & 1)
+    return n
+
+
+cdef void add_split(const RankPlan* R, int k, const int* a, uint16_t outs, int64_t times,
+                     int64_t* split) noexcept nogil:
+    """Add ``times`` dealer hands of entry k that buy: split[0] counts them, split[1:4] their
+    draws that end in a showdown the player wins, ties, loses, over falling(|Z|, R + 1) as the
+    excess (each draw weighted by the redraws it may follow, g). ``outs``: the kept cards'
+    suit's unseen ranks, whose draws make a flush instead of the plain draw (0: none)."""
+    cdef const PlanKey* key = &R.key[k]
+    cdef const PlanEntry* e = &R.e[k]
+    cdef uint16_t ftie = outs & ~(key.fwin | e.flose)    # every out makes a flush: it qualifies
+    cdef int64_t g = R.g[key.c - ((outs >> key.top) & 1)]
+    cdef int w, t, l
+    if R.plain == NULL or R.plain[3 * k] == 255:
+        w, t, l = _cards_of(a, key.h, e.win), _cards_of(a, key.h, e.tie), _cards_of(a, key.h, e.lose)
+        if R.plain != NULL:
+            R.plain[3 * k], R.plain[3 * k + 1], R.plain[3 * k + 2] = w, t, l
+    else:
+        w, t, l = R.plain[3 * k], R.plain[3 * k + 1], R.plain[3 * k + 2]
+    split[0] += times
+    split[1] += times * g * (w - POP[outs & e.win] + POP[outs & key.fwin])
+    split[2] += times * g * (t - POP[outs & e.tie] + POP[ftie])
+    split[3] += times * g * (l - POP[outs & e.lose] + POP[outs & e.flose])
+
+
+cdef int most_draws_won(const Deal* D, int player) noexcept nogil:
+    """The most stub cards, over the dealer's rank sets that may buy, whose draw qualifies the
+    dealer below the player (flush draws included), in the deal's deck: a deck of fewer cards
+    (the deal's less new cards) has no more."""
+    cdef int i, j, e, w, most = 0
+    for j in range(D.n_buyable):
+        i = D.buyable[j]
+        w = _draws_won(&D.ds_plain[i], D.a0, D.ds_mask[i], player, &e)
+        w += POP[D.ds_flush[i].cum[draws_below(&D.ds_flush[i], player)]]
+        if w > most:
+            most = w
+    return most
+
+
+cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int64_t pay,
+                     RankPlan* R, int most_won=-1) noexcept nogil:
+    """Fill ``R`` (its keys and entries: room for D.n_buyable) for the deck's rank counts ``a``,
+    a draw that beats the player paying ``pay`` (``win_pay``, or less under the table's maximum
+    when insured: _insured_pay).
+
+    E[buy] is at most best_pay times the chance to qualify after the buy: a rank set is kept
+    when its plain draws can pay, or when a flush draw with every out of its suit still unseen
+    could. ``most_won`` (most_draws_won of the player, if known) can show that none can: no entry.
+    """
+    cdef int i, j, k, e, r, top, rho = D.rho, n_thrown = 0, n_other = 0, fe
+    cdef int m = ysize - 4
+    cdef int64_t threshold = (st.buy_fee + 1) * falling(m, st.redraws + 1)
+    cdef int64_t best_pay = pay
+    cdef int64_t count, S, c, v, q, gc, w, tie
+    cdef uint16_t h
+    cdef const Draws* d
+    cdef const Draws* fd
+    cdef uint16_t fwin
+    cdef bint plain_ok
+    cdef PlanEntry* out
+    cdef PlanKey* ok
+    cdef Gone gone
+    _redraw_factors(m, st.redraws, R.g)
+    R.threshold = threshold
+    R.best_pay = best_pay
+    R.base = 0
+    memset(R.base_split, 0, sizeof(R.base_split))
+    R.plain = NULL
+    R.n = 0
+    R.n_thrown = 0
+    if most_won >= 0:
+        gc = 0
+        for c in range(5):
+            gc = R.g[c] if R.g[c] > gc else gc
+        if best_pay * most_won * gc <= threshold:
+            return  # no rank set can pay (two pair, mostly: a pair below it is too few outs)
+    _gone(D, a, &gone)
+    for j in range(D.n_buyable):
+        i = D.buyable[j]
+        h = D.ds_mask[i]
+        top = D.ds_top[i]
+        c = a[top] - ((h >> top) & 1)
+        gc = R.g[c]
+        # only the w stub cards whose draw qualifies below the player pay, best_pay each
+        d = &D.ds_plain[i]
+        w = _draws_won(d, a, h, player, &e)
+        plain_ok = best_pay * w * gc > threshold
+        # flush draws: the outs that make a flush below the player bound them
+        fd = &D.ds_flush[i]
+        fe = draws_below(fd, player)
+        fwin = fd.cum[fe]
+        if not plain_ok and best_pay * (w + POP[fwin]) * gc <= threshold:
+            continue
+        count = (<int64_t> a[D.ds_rank[i][0]]) * a[D.ds_rank[i][1]] * a[D.ds_rank[i][2]] * a[D.ds_rank[i][3]]
+        if count == 0:
+            continue
+        # the sets where the up-card is thrown from the front, the others from the back
+        if top == rho:
+            out = &R.e[n_thrown]
+            ok = &R.key[n_thrown]
+            n_thrown += 1
+        else:
+            n_other += 1
+            out = &R.e[D.n_buyable - n_other]
+            ok = &R.key[D.n_buyable - n_other]
+        out.win = d.cum[e]
+        tie = 0
+        while e < d.n and d.strength[e] == player:
+            r = d.rank[e]
+            tie += a[r] - ((h >> r) & 1)
+            e += 1
+        out.lose = D.ds_qual[i] & ~d.cum[e]
+        out.tie = d.cum[e] & ~out.win
+        q = _qualifying_draws(D, i, &gone)
+        S = best_pay * w - 3 * (q - w - tie)
+        v = S * gc - threshold
+        v = v if v > 0 else 0
+        ok.h = h
+        ok.top = top
+        ok.c = c
+        # pay (w + outs) > threshold, pay = best_pay * gc, is outs > threshold // pay - w
+        ok.need = <int8_t> max(-1, min(13, threshold // (best_pay * gc) - w))
+        out.S = S
+        out.v = v
+        R.base += count * v
+        ok.fwin = fwin
+        while fe < fd.n and fd.strength[fe] == player:
+            fe += 1
+        out.flose = fd.cum[fd.n] & ~fd.cum[fe]
+        if v > 0:
+            R.base_split[0] += count
+            R.base_split[1] += count * gc * w
+            R.base_split[2] += count * gc * tie
+            R.base_split[3] += count * gc * (q - w - tie)
+    memmove(&R.e[n_thrown], &R.e[D.n_buyable - n_other], n_other * sizeof(PlanEntry))
+    memmove(&R.key[n_thrown], &R.key[D.n_buyable - n_other], n_other * sizeof(PlanKey))
+    R.n = n_thrown + n_other
+    R.n_thrown = n_thrown
+
+
+cdef int64_t plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,
+                          int64_t* split=NULL) noexcept nogil:
+    """Sum over the non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1),
+    when the up suit's unseen cards are ``ys_sigma``: a dealer that throws the up-card is
+    counted here as having no flush draw (see other_suit_delta). It depends on the rank plan
+    (and its deck ``a``) and ys_sigma alone, so the deals of the same ranks share it (_memo).
+    ``split`` (if given) gains the hands that buy and their results (add_split)."""
+    cdef int k, top
+    cdef uint16_t h, lower
+    cdef const PlanKey* e
+    cdef int64_t total = R.base, v, fd, c, w
+    if split != NULL:
+        for k in range(4):
+            split[k] += R.base_split[k]
+    # the four hidden cards of the up suit: a flush, not a buy
+    for k in range(R.n_thrown):
+        h = R.key[k].h
+        if (ys_sigma & h) == h:
+            total -= R.e[k].v
+            if split != NULL and R.e[k].v > 0:
+                add_split(R, k, a, 0, -1, split)
+    for k in range(R.n_thrown, R.n):
+        e = &R.key[k]
+        h = e.h
+        top = e.top
+        lower = h & ~(1 << top)
+        if (ys_sigma & lower) != lower:
+            continue
+        v = R.e[k].v
+        if (ys_sigma & h) == h:
+            total -= v
+            if split != NULL and v > 0:
+                add_split(R, k, a, 0, -1, split)
+        fd = a[top] - ((ys_sigma >> top) & 1)
+        if fd <= 0:
+            continue
+        # fd hands hold the three lower cards in the up suit and the top card in another
+        total -= fd * v
+        if split != NULL and v > 0:
+            add_split(R, k, a, 0, -fd, split)
+        if POP[ys_sigma & e.fwin] > e.need:  # else the flush draw cannot pay either
+            # the outs: the up suit's unseen cards but the lower ranks; the thrown rank in
+            # the up suit is an out, not a redraw
+            c = e.c - ((ys_sigma >> top) & 1)
+            w = (R.e[k].S + _gain(R, k, ys_sigma & ~lower)) * R.g[c] - R.threshold
+            if w > 0:
+                total += fd * w
+                if split != NULL:
+                    add_split(R, k, a, ys_sigma & ~lower, fd, split)
+    return total
+
+
+cdef int64_t other_suit_delta(const RankPlan* R, const int* a, uint16_t ys_tau,
+                               int64_t* split=NULL) noexcept nogil:
+    """What flush draws in one suit other than the up-card's add to plan_excess.
+
+    ``ys_tau``: the unseen cards of that suit. A dealer that throws the up-card and holds four
+    hidden cards of that suit draws to a flush: its excess is that of the flush draw, not the
+    plain one. Like plan_excess, a function of the rank plan and ys_tau alone (``a``, the
+    plan's deck, is read only for ``split``: as plan_excess's).
+    """
+    cdef int k, top
+    cdef uint16_t h, outs
+    cdef const PlanKey* e
+    cdef int64_t total = 0, w
+    for k in range(R.n_thrown):
+        e = &R.key[k]
+        h = e.h
+        # without the four cards, or with outs too few to pay, both excesses are 0
+        if (ys_tau & h) != h or POP[ys_tau & e.fwin] <= e.need:
+            continue
+        outs = ys_tau & ~h
+        top = e.top
+        w = (R.e[k].S + _gain(R, k, outs)) * R.g[e.c - ((outs >> top) & 1)] - R.threshold
+        total += (w if w > 0 else 0) - R.e[k].v
+        if split != NULL:
+            if w > 0:
+                add_split(R, k, a, outs, 1, split)
+            if R.e[k].v > 0:
+                add_split(R, k, a, 0, -1, split)
+    return total
+
+
+cdef int64_t plan_base(const Deal* D, const Settings* st, const int* a, int ysize, int player,
+                        int64_t pay) noexcept nogil:
+    # a rank plan's base (its excess when no dealer hand has a flush or a flush draw) for a won
+    # draw paying ``pay``: 0 when buying cannot pay
+    cdef PlanEntry* entries
+    cdef PlanKey* keys
+    cdef RankPlan R
+    cdef int64_t base
+    if not buys_at(st, player, pay):
+        return 0
+    entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
+    keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
+    R.e = entries
+    R.key = keys
+    rank_plan(D, st, a, ysize, player, pay, &R)
+    base = R.base
+    free(entries)
+    free(keys)
+    return base

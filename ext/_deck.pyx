@@ -1,0 +1,278 @@
+# cython: language_level=3
+"""The dealer's counts for a deck (declared in ``solver/_deck.pxd``; docs/design.md §2)."""
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+from solver._combinatorics cimport BINOM, DS_MASK, MS_M, MS_N, MS_R, MS_RANK, N_DISTINCT, N_MULTI, RK, key_of_mask
+from solver._eval cimport EvalTables, N_STRENGTH, eval5, tables
+
+
+cdef void _draws_add(Draws* d, int strength, int r) noexcept nogil:
+    cdef int j = d.n
+    while j > 0 and d.strength[j - 1] > strength:
+        d.strength[j] = d.strength[j - 1]
+        d.rank[j] = d.rank[j - 1]
+        j -= 1
+    d.strength[j] = strength
+    d.rank[j] = r
+    d.n += 1
+    d.cum[0] = 0
+    for j in range(d.n):
+        d.cum[j + 1] = d.cum[j] | (1 << d.rank[j])
+
+
+cdef void _sort_pairs(int* key, uint16_t* val, int n) noexcept nogil:
+    # insertion sort (n <= 495, once per deal)
+    cdef int i, j, k
+    cdef uint16_t v
+    for i in range(1, n):
+        k = key[i]
+        v = val[i]
+        j = i - 1
+        while j >= 0 and key[j] > k:
+            key[j + 1] = key[j]
+            val[j + 1] = val[j]
+            j -= 1
+        key[j + 1] = k
+        val[j + 1] = v
+
+
+cdef bint deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qualifier) noexcept nogil:
+    # known: every card out of the deck besides the up-card (the player's, thrown away, dead);
+    # True when the rank-level part is the previous deal's (pref of the dealt deck too)
+    cdef int i, c, r
+    cdef uint8_t seen[52]
+    cdef int a0[13]
+    cdef bint same
+    for i in range(52):
+        seen[i] = 0
+    for i in range(n_known):
+        seen[known[i]] = 1
+    seen[up] = 1
+    D.up = up
+    D.sigma = up & 3
+    D.n0 = 0
+    for r in range(13):
+        a0[r] = 0
+    for i in range(4):
+        D.ys0[i] = 0
+    for c in range(52):
+        if not seen[c]:
+            D.n0 += 1
+            a0[c >> 2] += 1
+            D.ys0[c & 3] |= 1 << (c >> 2)
+    # the rank-level part is kept from the previous deal of the same ranks (callers set
+    # ranks_valid = 0 on a new Deal)
+    same = D.ranks_valid and D.rho == (up >> 2) and D.qualifier == qualifier
+    for r in range(13):
+        same = same and D.a0[r] == a0[r]
+        D.a0[r] = a0[r]
+    D.rho = up >> 2
+    D.qualifier = qualifier
+    D.ranks_valid = 1
+    if not same:
+        _deal_ranks(D, qualifier)
+        _deal_counts(D)
+    _deal_flushes(D)
+    return same
+
+
+cdef Deal* RANK_CACHE[13]             # the part of _deal_ranks of each up rank (one qualifier)
+for _r in range(13):
+    RANK_CACHE[_r] = NULL
+
+
+cdef void _deal_ranks(Deal* D, int qualifier) noexcept nogil:
+    # what depends on the up rank alone: computed once per up rank and qualifier, then copied
+    cdef Deal* c = RANK_CACHE[D.rho]
+    cdef Deal keep
+    if c == NULL:
+        c = <Deal*> malloc(sizeof(Deal))
+        c.qualifier = -1
+        RANK_CACHE[D.rho] = c
+    if c.qualifier != qualifier:
+        c.rho = D.rho
+        _deal_ranks_of(c, qualifier)
+        c.qualifier = qualifier
+    # the deal's own fields survive the copy
+    keep.up, keep.sigma, keep.n0, keep.a0, keep.ys0 = D.up, D.sigma, D.n0, D.a0, D.ys0
+    memcpy(D, c, sizeof(Deal))
+    D.up, D.sigma, D.n0, D.a0, D.ys0 = keep.up, keep.sigma, keep.n0, keep.a0, keep.ys0
+    D.ranks_valid = 1
+
+
+cdef void _deal_counts(Deal* D) noexcept nogil:
+    # what depends on the deck's rank counts: the stub's qualifying draws of each rank set
+    cdef int i, r
+    for i in range(D.n_ds):
+        D.ds_q0[i] = 0
+        for r in range(13):
+            if (D.ds_qual[i] >> r) & 1:
+                D.ds_q0[i] += D.a0[r] - ((D.ds_mask[i] >> r) & 1)
+
+
+cdef void _deal_ranks_of(Deal* D, int qualifier) noexcept nogil:
+    # the part of a deal that depends on the up rank alone (and the qualifier)
+    cdef const EvalTables* t = tables()
+    cdef int i, j, k, r, n, s, top
+    cdef uint32_t kept_key
+    cdef uint16_t kept
+    cdef int tmp_s[N_MULTI]
+    cdef int idx[N_MULTI]
+    n = 0
+    for i in range(N_DISTINCT):
+        if not (DS_MASK[i] >> D.rho) & 1:
+            D.all_mask_by_fl[n] = DS_MASK[i]
+            D.all_mask_by_nf[n] = DS_MASK[i]
+            D.all_by_fl[n] = t.flush_table[DS_MASK[i] | (1 << D.rho)]
+            D.all_by_nf[n] = t.rank_table[key_of_mask(DS_MASK[i]) + RK[D.rho]]
+            n += 1
+    D.n_flush_all = n
+    _sort_pairs(D.all_by_fl, D.all_mask_by_fl, n)
+    _sort_pairs(D.all_by_nf, D.all_mask_by_nf, n)
+    # hidden rank multisets, sorted by the dealer's rank strength (a counting sort by strength)
+    n = 0
+    for i in range(N_MULTI):
+        s = 0
+        for j in range(4):
+            s += MS_RANK[i][j] == D.rho
+        if s >= 4:
+            continue
+        tmp_s[n] = t.rank_table[RK[D.rho] + RK[MS_RANK[i][0]] + RK[MS_RANK[i][1]]
+                                + RK[MS_RANK[i][2]] + RK[MS_RANK[i][3]]]
+        idx[n] = i
+        n += 1
+    D.n_ms = n
+    cdef int* count = <int*> malloc((N_STRENGTH + 1) * sizeof(int))
+    for s in range(N_STRENGTH + 1):
+        count[s] = 0
+    for i in range(n):
+        count[tmp_s[i] + 1] += 1
+    for s in range(N_STRENGTH):
+        count[s + 1] += count[s]
+    for i in range(n):
+        j = count[tmp_s[i]]
+        count[tmp_s[i]] += 1
+        D.ms_order[j] = idx[i]
+        D.ms_strength[j] = tmp_s[i]
+        for k in range(4):
+            D.ms_code[j][k] = 5 * MS_R[idx[i]][k] + MS_M[idx[i]][k] if k < MS_N[idx[i]] else 65
+    free(count)
+    j = 0
+    for s in range(N_STRENGTH + 1):
+        while j < n and D.ms_strength[j] < s:
+            j += 1
+        D.ms_below[s] = j
+    # sets of four distinct hidden ranks other than the up rank (the only non-qualifying shapes)
+    n = 0
+    for i in range(N_DISTINCT):
+        if not (DS_MASK[i] >> D.rho) & 1:
+            D.ds_mask[n] = DS_MASK[i]
+            D.ds_strength[n] = t.rank_table[key_of_mask(DS_MASK[i]) + RK[D.rho]]
+            top = 12
+            while not (((DS_MASK[i] | (1 << D.rho)) >> top) & 1):
+                top -= 1
+            D.ds_top[n] = top
+            j = 0
+            for r in range(13):
+                if (DS_MASK[i] >> r) & 1:
+                    D.ds_rank[n][j] = r
+                    j += 1
+            kept = (DS_MASK[i] | (1 << D.rho)) & ~(1 << top)
+            kept_key = key_of_mask(kept)
+            D.ds_qual[n] = 0
+            D.ds_plain[n].n = 0
+            D.ds_flush[n].n = 0
+            D.ds_plain[n].cum[0] = 0
+            D.ds_flush[n].cum[0] = 0
+            for r in range(13):
+                s = t.rank_table[kept_key + RK[r]]
+                if r != top and s >= qualifier:
+                    D.ds_qual[n] |= 1 << r
+                    _draws_add(&D.ds_plain[n], s, r)
+                s = t.flush_table[kept | (1 << r)]
+                if not (kept >> r) & 1 and s >= qualifier:
+                    _draws_add(&D.ds_flush[n], s, r)
+            n += 1
+    D.n_ds = n
+    D.n_buyable = 0
+    D.any_thrown = False
+    for s in range(N_STRENGTH):
+        D.band[s] = 0
+    for i in range(n):
+        if D.ds_strength[i] < qualifier:
+            D.buyable[D.n_buyable] = i
+            D.n_buyable += 1
+            D.any_thrown = D.any_thrown or D.ds_top[i] == D.rho
+            for j in range(D.ds_plain[i].n):
+                D.band[D.ds_plain[i].strength[j]] = 1
+            for j in range(D.ds_flush[i].n):
+                D.band[D.ds_flush[i].strength[j]] = 1
+    # band: twice the number of draw strengths below, plus one on a draw strength
+    j = 0
+    for s in range(N_STRENGTH):
+        k = D.band[s]
+        D.band[s] = 2 * j + k
+        j += k
+
+
+cdef void _deal_flushes(Deal* D) noexcept nogil:
+    # dealer flushes: four unseen cards of the up suit, from the up rank's sorted lists
+    cdef int i, n = 0
+    cdef uint16_t ys = D.ys0[D.sigma]
+    for i in range(D.n_flush_all):
+        if (D.all_mask_by_fl[i] & ys) == D.all_mask_by_fl[i]:
+            D.fl_mask_by_fl[n] = D.all_mask_by_fl[i]
+            D.fl_by_fl[n] = D.all_by_fl[i]
+            n += 1
+    n = 0
+    for i in range(D.n_flush_all):
+        if (D.all_mask_by_nf[i] & ys) == D.all_mask_by_nf[i]:
+            D.fl_mask_by_nf[n] = D.all_mask_by_nf[i]
+            D.fl_by_nf[n] = D.all_by_nf[i]
+            n += 1
+    D.n_flush = n
+
+
+cdef void blind_prefix(const Deal* D, const int* a, int64_t* pref) noexcept nogil:
+    # pref[i]: dealer hands among the i weakest hidden rank multisets (suits ignored)
+    cdef int i, r, m
+    cdef int64_t ways[66]             # C(a_r, m) at 5 r + m; the padding code 65 counts 1
+    cdef int64_t total = 0
+    for r in range(13):
+        for m in range(5):
+            ways[5 * r + m] = BINOM[a[r]][m] if m <= a[r] else 0
+    ways[65] = 1
+    pref[0] = 0
+    for i in range(D.n_ms):
+        total += (ways[D.ms_code[i][0]] * ways[D.ms_code[i][1]]
+                  * ways[D.ms_code[i][2]] * ways[D.ms_code[i][3]])
+        pref[i + 1] = total
+
+
+cdef void flush_filter(const Deal* D, int sigmask, Filter* f) noexcept nogil:
+    # the dealer flushes still possible when the new cards of the up suit are sigmask
+    cdef int i, n = 0
+    f.sigmask = sigmask
+    for i in range(D.n_flush):
+        if not (D.fl_mask_by_fl[i] & sigmask):
+            f.by_fl[n] = D.fl_by_fl[i]
+            n += 1
+    n = 0
+    for i in range(D.n_flush):
+        if not (D.fl_mask_by_nf[i] & sigmask):
+            f.by_nf[n] = D.fl_by_nf[i]
+            n += 1
+    f.n = n
+    f.fl_lo = f.by_fl[0] if n else N_STRENGTH + 1
+    f.fl_hi = f.by_fl[n - 1] if n else N_STRENGTH + 1
+    f.nf_lo = f.by_nf[0] if n else N_STRENGTH + 1
+    f.nf_hi = f.by_nf[n - 1] if n else N_STRENGTH + 1
+    f.gap_lo = f.gap_hi = N_STRENGTH + 1
+    f.n_low = 0
+    for i in range(1, n):
+        if f.by_nf[i] - f.by_nf[i - 1] > f.gap_hi - f.gap_lo or f.gap_lo > N_STRENGTH:
+            f.gap_lo = f.by_nf[i - 1]
+            f.gap_hi = f.by_nf[i]
+            f.n_low = i
+    f.at_qualifier = flush_part(f, D.qualifier)

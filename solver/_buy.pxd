@@ -1,0 +1,78 @@
+# Buying the dealer a game (docs/design.md §3): a rank plan per deck and player band -- the value
+# of buying for each non-qualifying rank set of the dealer, suits aside (``rank_plan``) -- and
+# the suit corrections (``plan_excess`` for the up suit, ``other_suit_delta`` for each other).
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.string cimport memmove, memset
+from solver._combinatorics cimport N_DISTINCT
+from solver._deck cimport Deal, Draws
+from solver._settle cimport Settings
+
+
+cdef struct PlanKey:
+    # One rank set of the dealer that may gain from buying, for one deck's rank counts and one
+    # band of players: what finishing a plan for a deal's suits reads (8 bytes: plans are many
+    # and read once per deal, so they are read from memory, not cache)
+    uint16_t h                        # the rank set's ranks and the rank it throws
+    uint16_t fwin                     # draws in the kept cards' suit (flushes) the player beats
+    uint8_t top
+    uint8_t c                         # redraw cards in the stub
+    int8_t need                       # a flush draw can pay only with more outs in fwin than this
+    uint8_t pad
+
+
+cdef struct PlanEntry:
+    # The rest of it. A draw is worth best_pay if the player beats it, 0 on a tie or if the
+    # dealer still does not qualify, -3 if it beats the player: the ranks of each kind are bit sets.
+    int64_t S                         # sum of the plain draw values over the stub
+    int64_t v                         # excess of one dealer hand without a flush draw
+    uint16_t win                      # plain draws the player beats
+    uint16_t lose                     # plain draws that beat the player
+    uint16_t flose                    # draws in the kept cards' suit that beat the player
+    uint16_t tie                      # plain draws that tie (for the buy's results, add_split)
+
+
+cdef struct RankPlan:
+    # The buy's part of one deck's rank counts and one band of players, whatever the suits: the
+    # same for every suit class of a rank-level deal (see Shared). Entries [0, n_thrown) are
+    # the rank sets where the dealer throws the up-card.
+    int n
+    int n_thrown
+    int64_t base                      # sum of count * v
+    int64_t best_pay
+    int64_t threshold
+    int64_t g[5]
+    int64_t base_split[4]             # add_split of the hands counted in base
+    uint8_t* plain                    # by entry: its plain draws won, tied, lost once counted (255:
+                                      # not yet), or NULL: counted each time
+    PlanKey* key
+    PlanEntry* e
+
+
+cdef void add_split(const RankPlan* R, int k, const int* a, uint16_t outs, int64_t times,
+                     int64_t* split) noexcept nogil
+
+
+cdef inline void plain_counts(RankPlan* R, uint8_t* room) noexcept nogil:
+    # room for each entry's plain draws won, tied, lost, counted once for the many add_split
+    # of a plan (none counted yet)
+    memset(room, 255, 3 * R.n)
+    R.plain = room
+
+
+cdef int most_draws_won(const Deal* D, int player) noexcept nogil
+
+
+cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int64_t pay,
+                     RankPlan* R, int most_won=*) noexcept nogil
+
+
+cdef int64_t plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,
+                          int64_t* split=*) noexcept nogil
+
+
+cdef int64_t other_suit_delta(const RankPlan* R, const int* a, uint16_t ys_tau,
+                               int64_t* split=*) noexcept nogil
+
+
+cdef int64_t plan_base(const Deal* D, const Settings* st, const int* a, int ysize, int player,
+                        int64_t pay) noexcept nogil
