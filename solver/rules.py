@@ -102,6 +102,12 @@ class Rules:
         """Lowest main category that may insure."""
         return CATEGORIES.index(self.insurance_from)
 
+    @property
+    def draws(self) -> bool:
+        """Whether the player may draw (exchange or buy a sixth card): then optimal play needs a
+        strategy table; without, every class is bet or folded and counted in batches."""
+        return self.exchange or self.sixth_card
+
     def may_insure(self, category: int) -> bool:
         """Whether a final hand of this main category may be insured (RULES §6).
 

@@ -55,7 +55,7 @@ def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], Non
     order = rank_order(hands, ups)
     hands, ups, weights = hands[order], ups[order], weights[order]
     settings, p5 = kernel_settings(rules), payout_by_strength(rules)
-    if rules.exchange or rules.sixth_card:
+    if rules.draws:
         # only bets without options are figured here (closed box, fixed strategies): no
         # insurance, no buy, so the kernel skips them
         settings = {**settings, "buy_on": 0, "insurance_from": len(STRENGTH_CATEGORY)}

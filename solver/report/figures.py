@@ -31,7 +31,7 @@ def figures(rules: Rules, c: Counts, table: TablePlay | None = None) -> dict[str
              ("raise on AK or better", strength_cat >= AK)]
     out["fixed"] = [strategy(name, c, rules, bet) for name, bet in fixed]
     out["optimal"] = None
-    if not rules.exchange and not rules.sixth_card:
+    if not rules.draws:
         bet = optimal_bet(c)
         out["optimal"] = strategy("optimal", c, rules, bet)
         out["bet_by_category"] = {CATEGORIES[k]: Fraction(int(c.weight[bet & (strength_cat == k)].sum()),
@@ -50,7 +50,7 @@ def report_figures(rules: Rules, table: Table | None = None, jobs: int = 1,
     for rules with exchanges or a sixth card the optimal play of their complete ``table``
     (``tables.locate`` finds it; without one those figures are left out)."""
     play = None
-    if table is not None and (rules.exchange or rules.sixth_card):
+    if table is not None and rules.draws:
         table.check_rules(rules)
         play = table_play(table, rules)
     return figures(rules, class_counts(rules, jobs, progress), play)

@@ -38,7 +38,7 @@ def optimal_play(rules: Rules, table: str | None, build: bool, jobs: int, hooks:
     """The optimal play of ``rules`` from their complete strategy table (named, or found; with
     ``build``, built and played out first); None, with a note, when it cannot be had, and for
     rules without exchanges and sixth cards (counted exactly without a table)."""
-    if not (rules.exchange or rules.sixth_card):
+    if not rules.draws:
         return None
     found = tables_mod.locate(rules, table, missing_ok=build)
     if build and (found is None or not found.complete):
@@ -68,7 +68,7 @@ def write(sets: list[Rules], directory: Path, hooks: Hooks, jobs: int = 1, table
           build: bool = False) -> str:
     """The report of ``sets`` (one set of rules, or two compared) into ``directory`` (checked
     writable by the caller): report.md, report.json and the charts. Returns the Markdown."""
-    if table is not None and not any(r.exchange or r.sixth_card for r in sets):
+    if table is not None and not any(r.draws for r in sets):
         raise InputError(f"--table {table!r}: the rules {' and '.join(r.name for r in sets)} have no exchange and "
                          "no sixth card, so their report is counted exactly without a strategy table")
     found = []

@@ -56,7 +56,7 @@ def _solutions(hands: np.ndarray, up_cards: np.ndarray, rules: Rules,
                leading: int | None) -> Iterator[tuple[BetValue, list[Option]]]:
     """Each class's bet and options, best first. Without exchanges and sixth cards the only
     choice is to bet or fold: the bets of the whole chunk are counted at once by the kernel."""
-    if rules.exchange or rules.sixth_card:
+    if rules.draws:
         # deals of the same ranks one after the other share the kernel's rank-level work
         solved: dict[int, tuple[BetValue, list[Option]]] = {}
         for k in rank_order(hands, up_cards):
