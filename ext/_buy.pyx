@@ -220,7 +220,7 @@ cdef int64_t plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,
     """Sum over the non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1),
     when the up suit's unseen cards are ``ys_sigma``: a dealer that throws the up-card is
     counted here as having no flush draw (see other_suit_delta). It depends on the rank plan
-    (and its deck ``a``) and ys_sigma alone, so the deals of the same ranks share it (_memo).
+    (and its deck ``a``) and ys_sigma alone, so the deals of the same ranks share it (the store's memo).
     ``split`` (if given) gains the hands that buy and their results (add_split)."""
     cdef int k, top
     cdef uint16_t h, lower
@@ -317,3 +317,24 @@ cdef int64_t plan_base(const Deal* D, const Settings* st, const int* a, int ysiz
     free(entries)
     free(keys)
     return base
+
+
+cdef int64_t buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
+                        int ysize, int player, int64_t pay, int64_t* split=NULL) noexcept nogil:
+    # the whole excess of buying against one deck (ys: its cards by suit), flush draws in every
+    # suit included (split: add_split's), a won draw paying ``pay``; a plan of its own, not kept
+    cdef PlanEntry* entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
+    cdef PlanKey* keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
+    cdef RankPlan R
+    cdef int64_t total
+    cdef int tau
+    R.e = entries
+    R.key = keys
+    rank_plan(D, st, a, ysize, player, pay, &R)
+    total = plan_part(0, &R, a, ys[D.sigma], split)
+    for tau in range(4):
+        if tau != D.sigma:
+            total += plan_part(1, &R, a, ys[tau], split)
+    free(entries)
+    free(keys)
+    return total

@@ -76,3 +76,14 @@ cdef int64_t other_suit_delta(const RankPlan* R, const int* a, uint16_t ys_tau,
 
 cdef int64_t plan_base(const Deal* D, const Settings* st, const int* a, int ysize, int player,
                         int64_t pay) noexcept nogil
+
+
+cdef inline int64_t plan_part(int kind, const RankPlan* R, const int* a, uint16_t ys,
+                              int64_t* split=NULL) noexcept nogil:
+    # a plan's correction for one suit's unseen cards ys: its excess in the up suit (kind 0) or
+    # the delta of another suit's flush draws (kind 1)
+    return plan_excess(R, a, ys, split) if kind == 0 else other_suit_delta(R, a, ys, split)
+
+
+cdef int64_t buy_excess(const Deal* D, const Settings* st, const int* a, const uint16_t* ys,
+                        int ysize, int player, int64_t pay, int64_t* split=*) noexcept nogil

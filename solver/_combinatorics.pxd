@@ -3,6 +3,10 @@
 # once when ``solver._combinatorics`` is imported; read-only after that.
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
 
+cdef extern from *:
+    # sums of counts times values over every outcome of an option: exact beyond 64 bits
+    ctypedef long long int128 "__int128"
+
 cdef enum:
     N_MULTI = 1820      # multisets of four ranks
     N_DISTINCT = 715    # sets of four distinct ranks

@@ -1,7 +1,7 @@
 # What the solver kernels share: the settings in force, the settlement of one showdown, and the
 # rules of buying a game, of insurance and of the table maximum as the counting kernel applies
 # them (the literal reference, _brute and solver.reference, decides them on its own).
-from libc.stdint cimport int64_t
+from libc.stdint cimport int32_t, int64_t
 
 cdef struct Settings:
     int qualifier          # lowest dealer strength that qualifies
@@ -15,6 +15,18 @@ cdef struct Settings:
     int insurance_min      # minimum insurance in antes
     int tie_loses          # insurance lost on a tie
     int64_t max_payout     # the most a box is paid in one round, bet and insurance (antes); no cap: 2**40
+
+cdef class KernelRules:
+    # the Settings and the payouts of one set of rules, built once (``deal.kernel_rules``)
+    cdef Settings st
+    cdef const int32_t[::1] p5            # P of a five-card hand, by strength
+    cdef const int32_t[::1] paytable      # the paytable by category (for six cards)
+    cdef readonly bint second_combination
+    cdef readonly bint new_rank
+    cdef readonly tuple forced_counts     # exchanges after which the bet is forced
+    cdef object _p5
+    cdef object _paytable
+
 
 cdef inline int64_t win_pay(const Settings* st, int p) noexcept nogil:
     # what a won showdown pays the bet of a hand of payout multiple p: 2P (+ the ante), at most

@@ -23,6 +23,8 @@ from .cards import Card, format_cards
 
 #: the kinds of first action, simplest first: among options of equal EV the simpler is listed first
 KINDS = ("fold", "bet", "sixth_card", "exchange")
+#: the order of the kinds among options of equal EV (``Action.simplicity``)
+TIE_ORDER = ("bet", "fold", "sixth_card", "exchange")
 #: the codes of a strategy table: 0 fold, 1 bet, 2 sixth card, 2 + mask for an exchange (the mask's
 #: bits over the five cards of the table's representative hand, in its sorted order)
 N_CODES = 34
@@ -74,8 +76,10 @@ class Action:
         return cls(KINDS[code])
 
     def simplicity(self) -> tuple[int, int, list[Card]]:
-        """Orders actions of equal EV: fold, bet, sixth card, then exchanges of fewer cards."""
-        return KINDS.index(self.kind), len(self.throw), sorted(self.throw)
+        """Orders actions of equal EV: bet, fold, sixth card, then exchanges of fewer cards. A
+        tie between betting and folding is a bet, for a dealt hand as after a draw (where the
+        kernel bets unless folding is better): the one convention (docs/design.md §4)."""
+        return TIE_ORDER.index(self.kind), len(self.throw), sorted(self.throw)
 
     def same(self, kind: str, throw: Sequence[Card] = ()) -> bool:
         """Whether it is ``kind`` throwing ``throw`` (in any order)."""

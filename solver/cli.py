@@ -274,7 +274,7 @@ def after(
     b = bet_value(final, parse_card(up), r, parse_cards(thrown, what="thrown cards"),
                   parse_cards(dead, what="dead cards"))
     if as_json:
-        typer.echo(json.dumps({**report_deal.bet_json(b), "decision": "bet" if b.ev > -1 else "fold"}, indent=1))
+        typer.echo(json.dumps({**report_deal.bet_json(b), "decision": "bet" if b.should_bet else "fold"}, indent=1))
     else:
         typer.echo(report_deal.after_text(b, value, r), nl=False)
 
@@ -443,7 +443,7 @@ def tables_results(
     with _progress("playing out", "shards") as progress:
         done = optimal.compute(found, r, jobs, progress)
     _err.print(f"{found.directory}: results of {len(done)} shards counted, "
-               f"{found.manifest['shards_total'] - len(done)} had them already", highlight=False)
+               f"{found.manifest.shards_total - len(done)} had them already", highlight=False)
 
 
 @tables_app.command("compact")

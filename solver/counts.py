@@ -1,7 +1,8 @@
-"""The kernel's counts of a bet, by name (docs/design.md §1): what ``_dealer.situation`` and
-``_dealer.solve(...)["bet"]`` return (a ``Situation``), the columns of ``deal.bet_counts``
-(``BET_COLUMNS``: the same with the bet's value after ``den``) and the rows of the results
-(``RESULT_ROW``). Dealer hands are counted out of ``n``; a buy's excess and draws over ``den``.
+"""What the kernel returns, by name (docs/design.md §1): the counts of a bet (``Situation``,
+with its value a ``Bet``: ``_dealer.situation``), the columns of ``deal.bet_counts``
+(``BET_COLUMNS``: the same with the bet's value after ``den``), an option's results (``Results``,
+rows of ``RESULT_ROW``) and every option of a deal (``Solved``: ``_dealer.solve``). Dealer hands
+are counted out of ``n``; a buy's excess and draws over ``den``.
 
 >>> BET_COLUMNS[BET["value"]], [BET_COLUMNS[i] for i in RESULT_COLUMNS][:4]
 ('value', ['win', 'tie', 'lose', 'nq'])
@@ -38,3 +39,35 @@ BET = {name: i for i, name in enumerate(BET_COLUMNS)}
 RESULT_ROW = ("win", "tie", "lose", "nq", "buys", "buy_win", "buy_tie", "buy_lose")
 #: where those are among ``BET_COLUMNS``
 RESULT_COLUMNS = [BET[name] for name in RESULT_ROW]
+
+
+class Bet(NamedTuple):
+    """Betting one final hand: its counts, and its value with the best insurance (over n * den)."""
+
+    counts: Situation
+    value: int
+
+
+class Results(NamedTuple):
+    """The results of one option: outcomes ``folded``, and for the outcomes bet, by the final
+    hand's ``P << 16 | insurance``, the sums of ``RESULT_ROW``; an outcome is ``n`` dealer hands
+    of ``den`` draw sequences each."""
+
+    folded: int
+    rows: dict[int, tuple[int, ...]]
+    n: int
+    den: int
+
+
+class Solved(NamedTuple):
+    """Every option of one deal as exact numerators (``_dealer.solve``): the bet of the dealt
+    hand; a sixth card and each exchange (by discard mask) as (numerator, denominator) of the
+    average over their outcomes of max(fold, bet), fees excluded; upper bounds of exchanges
+    (``exchange_bound``); the results of the sixth card and of the exchanges, when asked for."""
+
+    bet: Bet
+    sixth_card: tuple[int, int] | None
+    exchange: dict[int, tuple[int, int]]
+    exchange_bound: dict[int, tuple[int, int]]
+    sixth_card_results: Results | None
+    exchange_results: dict[int, Results]

@@ -19,16 +19,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 import numpy as np
 
 from . import _brute, _dealer, _eval
+from ._settle import KernelRules
 from .action import Action
 from .cards import Card, check_disjoint, format_cards
 from .category import AK
 from .classes import rank_order
-from .counts import BET, BET_COLUMNS, RESULT_ROW, Situation
+from .counts import BET, BET_COLUMNS, RESULT_ROW, Bet, Situation, Solved
 from .errors import InputError
 from .hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, paytable_array
 from .returns import Returns
@@ -61,21 +61,33 @@ NO_MAXIMUM = 1 << 40
 """``max_payout`` as the kernels take it when the table sets no maximum (more than any box wins)."""
 
 
-def kernel_settings(rules: Rules) -> dict[str, int]:
-    """The rules as the kernels take them."""
-    return {
-        "qualifier": lowest_strength(rules.qualifier_category),
-        "win_extra": int(rules.ante_on_win == "paid"),
-        "buy_on": int(rules.buy_game),
-        "buy_fee": rules.buy_game_fee,
-        "redraws": rules.buy_redraws,
-        "buy_from": lowest_strength(AK),
-        "insurance_from": lowest_strength(rules.insurance_category) if rules.insurance else N_STRENGTH,
-        "insurance_max": 2 if rules.insurance_max == "payout" else 1,
-        "insurance_min": 1 if rules.insurance_min == "ante" else 2,
-        "tie_loses": int(rules.insurance_on_tie == "lost"),
-        "max_payout": NO_MAXIMUM if rules.max_payout is None else rules.max_payout,
-    }
+@cache
+def kernel_rules(rules: Rules) -> KernelRules:
+    """The rules as the kernel applies them, built once per ``Rules``: the one place where each
+    rule setting becomes the kernel's (strengths where a rule starts, limits in antes, payouts).
+
+    >>> k = kernel_rules(DEFAULT)
+    >>> k.qualifier == lowest_strength(AK), k.win_pay(1), k.max_payout == NO_MAXIMUM
+    (True, 2, True)
+    """
+    return KernelRules(
+        qualifier=lowest_strength(rules.qualifier_category),
+        win_extra=int(rules.ante_on_win == "paid"),
+        buy_on=rules.buy_game,
+        buy_fee=rules.buy_game_fee,
+        redraws=rules.buy_redraws,
+        buy_from=lowest_strength(AK),
+        insurance_from=lowest_strength(rules.insurance_category) if rules.insurance else N_STRENGTH,
+        insurance_max=2 if rules.insurance_max == "payout" else 1,
+        insurance_min=1 if rules.insurance_min == "ante" else 2,
+        tie_loses=rules.insurance_on_tie == "lost",
+        max_payout=NO_MAXIMUM if rules.max_payout is None else rules.max_payout,
+        p5=payout_by_strength(rules),
+        paytable=paytable_array(rules),
+        second_combination=rules.second_combination,
+        new_rank=rules.second_rule == "new_rank",
+        forced_counts=tuple(rules.exchange_forces_bet),
+    )
 
 
 @dataclass(frozen=True)
@@ -89,26 +101,27 @@ class BetValue:
     insurance_size: int
     p_dealer_no_game: Fraction
 
+    @property
+    def should_bet(self) -> bool:
+        """Bet rather than fold (−1): a tie is a bet (``Action.simplicity``)."""
+        return self.ev >= -1
+
     @classmethod
-    def from_counts(cls, counts: Sequence[int], p: int, rules: Rules) -> BetValue:
-        """From the kernel's counts of the bet (``_dealer.situation``), the insurance it takes
-        included: every dealer hand settled as RULES §5–§7 say, each payout of the box at most
-        the table's maximum."""
-        c = Situation._make(int(v) for v in counts)
-        n, win, tie, lose, nq, excess, den = c.n, c.win, c.tie, c.lose, c.nq, c.buy_excess, c.den
-        size, insured_excess = c.insurance, c.insured_excess
-        cap = NO_MAXIMUM if rules.max_payout is None else rules.max_payout
-        pays = min(2 * p + (1 if rules.ante_on_win == "paid" else 0), cap)
-        tie_loses = tie if rules.insurance_on_tie == "lost" else 0
-        no_insurance = Fraction(den * (pays * win - 3 * lose + nq) + excess, n * den)
-        ev = Fraction(den * (pays * win - 3 * lose - size * (win + tie_loses) + nq * min(size + 1, cap))
-                      + insured_excess, n * den)
-        return cls(ev, no_insurance, Fraction(nq - win - tie_loses, n), size, Fraction(nq, n))
+    def from_bet(cls, bet: Bet, p: int, rules: Rules) -> BetValue:
+        """From the kernel's bet (``_dealer.situation``): its value with the best insurance as
+        the kernel found it; without insurance and one unit's from its counts."""
+        c = bet.counts
+        k = kernel_rules(rules)
+        tie_loses = c.tie if k.tie_loses else 0
+        no_insurance = Fraction(c.den * (k.win_pay(p) * c.win - 3 * c.lose + c.nq) + c.buy_excess, c.n * c.den)
+        return cls(Fraction(bet.value, c.n * c.den), no_insurance, Fraction(c.nq - c.win - tie_loses, c.n),
+                   c.insurance, Fraction(c.nq, c.n))
 
     @classmethod
     def from_row(cls, row: np.ndarray, p: int, rules: Rules) -> BetValue:
         """From a row of ``bet_counts`` (the counts, with the value at ``BET["value"]``)."""
-        return cls.from_counts(np.delete(row, BET["value"]).tolist(), p, rules)
+        counts = Situation._make(int(v) for v in np.delete(row, BET["value"]))
+        return cls.from_bet(Bet(counts, int(row[BET["value"]])), p, rules)
 
 
 @dataclass(frozen=True)
@@ -180,12 +193,9 @@ def _check_final(final: Sequence[Card], thrown: Sequence[Card], rules: Rules) ->
 
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
             sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF,
-            dist: bool = False) -> dict[str, Any]:
-    return _dealer.solve(
-        np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_settings(rules),
-        payout_by_strength(rules), paytable_array(rules), rules.second_combination, rules.second_rule == "new_rank",
-        tuple(counts), rules.exchange_forces_bet, sixth, bound_counts=tuple(bound_counts), wanted=wanted, dist=dist,
-    )
+            results: bool = False) -> Solved:
+    return _dealer.solve(np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_rules(rules),
+                         tuple(counts), sixth, bound_counts=tuple(bound_counts), wanted=wanted, results=results)
 
 
 def _exchanges(hand: tuple[Card, ...], rules: Rules,
@@ -234,7 +244,7 @@ def exchange_bounds(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT,
     hand, dead = tuple(hand), tuple(dead)
     _check(hand, up_card, dead, rules)
     counts = [k for k in counts if k in rules.exchange_counts]
-    return _exchanges(hand, rules, _kernel(hand, up_card, dead, rules, (), False, counts)["exchange_bound"])
+    return _exchanges(hand, rules, _kernel(hand, up_card, dead, rules, (), False, counts).exchange_bound)
 
 
 BOUNDED_COUNTS = (3, 4, 5)
@@ -261,19 +271,19 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
     bounded = [k for k in rules.exchange_counts if k in BOUNDED_COUNTS] if leading is not None else []
     raw = _kernel(hand, up_card, dead, rules, [k for k in rules.exchange_counts if k not in bounded],
                   rules.sixth_card, bounded)
-    p5 = payout_by_strength(rules)
     strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
-    bet = BetValue.from_counts(raw["bet"], int(p5[strength]), rules)
+    bet = BetValue.from_bet(raw.bet, int(payout_by_strength(rules)[strength]), rules)
     options = [Option(Action("fold"), Fraction(-1)), Option(Action("bet"), bet.ev)]
     if rules.sixth_card:
-        num, den = raw["sixth"]
+        assert raw.sixth_card is not None
+        num, den = raw.sixth_card
         options.append(Option(Action("sixth_card"), -rules.sixth_card_fee + Fraction(num, den)))
-    options += [Option(Action("exchange", throw), ev) for throw, ev in _exchanges(hand, rules, raw["exchange"]).items()]
+    options += [Option(Action("exchange", throw), ev) for throw, ev in _exchanges(hand, rules, raw.exchange).items()]
     if bounded:
         # exactly: first the n exchanges of highest bounds that reach the n-th best of the others,
         # then those whose bound reaches the n-th best of all solved so far
         most = {mask: Fraction(num - rules.exchange_fees[mask.bit_count() - 1] * den, den)
-                for mask, (num, den) in raw["exchange_bound"].items()}
+                for mask, (num, den) in raw.exchange_bound.items()}
         waiting = [mask for _, mask in sorted(zip((-v for v in _scaled(most.values())), most))]
         for first in (leading, len(waiting)):
             nth = _nth_best([o.ev for o in options], leading or 1)
@@ -283,22 +293,22 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
                 counts = sorted({mask.bit_count() for mask in needed})
                 exact = _kernel(hand, up_card, dead, rules, counts, False, wanted=sum(1 << mask for mask in needed))
                 options += [Option(Action("exchange", throw), ev)
-                            for throw, ev in _exchanges(hand, rules, exact["exchange"]).items()]
+                            for throw, ev in _exchanges(hand, rules, exact.exchange).items()]
     return Solution(hand, up_card, dead, rules, bet, ranked(options))
 
 
 def ranked(options: Sequence[Option]) -> tuple[Option, ...]:
-    """Options best first; among equal EVs the simpler action first (fold, bet, sixth card, fewer
-    cards): so a tie between betting and folding a dealt hand is a fold.
+    """Options best first; among equal EVs in ``Action.simplicity``'s order (bet, fold, sixth card,
+    fewer cards): a tie between betting and folding is a bet, as after a draw.
 
-    >>> ranked([Option(Action("bet"), Fraction(-1)), Option(Action("fold"), Fraction(-1))])[0].label
-    'fold'
+    >>> ranked([Option(Action("fold"), Fraction(-1)), Option(Action("bet"), Fraction(-1))])[0].label
+    'bet'
     """
     keys = [(-ev, *o.action.simplicity(), i) for i, (ev, o) in enumerate(zip(_scaled(o.ev for o in options), options))]
     return tuple(options[key[-1]] for key in sorted(keys))
 
 
-def bet_counts(hands: np.ndarray, up_cards: np.ndarray, settings: dict[str, int], p5: np.ndarray) -> np.ndarray:
+def bet_counts(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> np.ndarray:
     """Betting each dealt hand at once (no dead cards): int64 rows of ``BET_COLUMNS``: ``value``
     the bet with its best insurance over n * den; the buys of a game split (``_dealer.situation``),
     the insurance taken and the buy's excess with it.
@@ -307,7 +317,8 @@ def bet_counts(hands: np.ndarray, up_cards: np.ndarray, settings: dict[str, int]
     """
     order = rank_order(hands, up_cards)
     part = np.zeros((len(hands), len(BET_COLUMNS)), np.int64)
-    _dealer.bet_counts(np.ascontiguousarray(hands[order]), np.ascontiguousarray(up_cards[order]), settings, p5, part)
+    _dealer.bet_counts(np.ascontiguousarray(hands[order]), np.ascontiguousarray(up_cards[order]), kernel_rules(rules),
+                       part)
     out = np.empty_like(part)
     out[order] = part
     return out
@@ -326,8 +337,8 @@ def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thro
         raise InputError(f"too many known cards: the dealer and a buy need {_cards_needed(rules, 0)} unseen cards")
     value = evaluate(final, rules)
     known = np.asarray([*final, *thrown, *dead], np.uint8)
-    counts = _dealer.situation(np.asarray(final, np.uint8), up_card, known, kernel_settings(rules), value.payout)
-    return BetValue.from_counts(counts, value.payout, rules)
+    bet = _dealer.situation(np.asarray(final, np.uint8), up_card, known, kernel_rules(rules), value.payout)
+    return BetValue.from_bet(bet, value.payout, rules)
 
 
 def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action, rules: Rules = DEFAULT,
@@ -337,7 +348,7 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
     the buys of a game the best play takes (RULES §3–§7), over every unseen card.
 
     Its ``ev`` equals the option's EV. Exchanges are counted as their EVs are, by groups of
-    outcomes (``_dealer.solve(..., dist=True)``).
+    outcomes (``_dealer.solve(..., results=True)``).
 
     >>> from solver.cards import parse_cards, parse_card
     >>> hand, up = parse_cards("Jh Jd 8c 5s 2d"), parse_card("Ks")
@@ -348,13 +359,12 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
     """
     hand, dead = tuple(hand), tuple(dead)
     _check(hand, up_card, dead, rules)
-    settings = kernel_settings(rules)
     action = option.action if isinstance(option, Option) else option
     if action.kind == "fold":
         return Returns({-1: 1}, 1, 0, 0, 0, 0, 0)
     if action.kind == "bet":
         raw = _kernel(hand, up_card, dead, rules, (), False)
-        c = Situation._make(raw["bet"])
+        c = raw.bet.counts
         n, den = c.n, c.den
         strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
         pay = int(payout_by_strength(rules)[strength])
@@ -363,8 +373,9 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
         if action.kind == "sixth_card":
             if not rules.sixth_card:
                 raise InputError(f"the rules {rules.name!r} have no sixth card")
-            raw = _kernel(hand, up_card, dead, rules, (), True, dist=True)
-            folded, rows, n, den = raw["sixth_dist"]
+            results = _kernel(hand, up_card, dead, rules, (), True, results=True).sixth_card_results
+            assert results is not None
+            folded, rows, n, den = results
             fee = rules.sixth_card_fee
         else:
             k = len(action.throw)
@@ -372,8 +383,8 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
                 raise InputError(f"the rules {rules.name!r} do not allow exchanging {format_cards(action.throw)}"
                                  if k not in rules.exchange_counts else "the cards thrown must be in the hand")
             mask = sum(1 << i for i, c in enumerate(hand) if c in action.throw)
-            raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, dist=True)
-            folded, rows, n, den = raw["exchange_dist"][mask]
+            raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, results=True)
+            folded, rows, n, den = raw.exchange_results[mask]
             fee = rules.exchange_fees[k - 1]
     # by the final hands' P << 16 | the insurance the kernel takes
     keys = np.asarray(list(rows), np.int64)
@@ -381,7 +392,7 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
     p, size = keys >> 16, keys & 0xFFFF
     outcomes = folded + int(counts[:, :4].sum()) // n
     return Returns.collect(outcomes * n * den, folded * n * den, np.ones(len(rows), np.int64), counts, p, size,
-                           den, settings, rules.buy_game_fee, fee)
+                           den, kernel_rules(rules), rules.buy_game_fee, fee)
 
 
 @dataclass(frozen=True)
@@ -407,9 +418,9 @@ def buy_game(final: Sequence[Card], dealer: Sequence[Card], rules: Rules = DEFAU
     check_disjoint([("hand", final), ("dealer's hand", dealer), ("thrown cards", thrown), ("dead cards", dead)])
     if not rules.buy_game:
         raise InputError(f"the rules {rules.name!r} do not allow buying a game")
-    settings = kernel_settings(rules)
+    k = kernel_rules(rules)
     dealer_strength = int(_eval.evaluate(np.asarray([dealer], np.uint8), False)[0])
-    if dealer_strength >= settings["qualifier"]:
+    if dealer_strength >= k.qualifier:
         raise InputError("the dealer qualifies: there is no game to buy")
     value = evaluate(final, rules)
     if value.category < AK:
@@ -417,8 +428,7 @@ def buy_game(final: Sequence[Card], dealer: Sequence[Card], rules: Rules = DEFAU
     known = {*final, *dealer, *thrown, *dead}
     stub = np.asarray([c for c in range(52) if c not in known], np.uint8)
     win, tie, lose, den = _brute.buy_draws(np.asarray(dealer, np.uint8), stub, value.strength,
-                                           settings["qualifier"], rules.buy_redraws)
+                                           k.qualifier, rules.buy_redraws)
     # uninsured: a won showdown pays 2P (+ the ante), at most the table's maximum
-    pays = min(2 * value.payout + settings["win_extra"], settings["max_payout"])
-    num, q_num = pays * win - 3 * lose, win + tie + lose
+    num, q_num = k.win_pay(value.payout) * win - 3 * lose, win + tie + lose
     return BuyDecision(Fraction(1), -rules.buy_game_fee + Fraction(num, den), Fraction(q_num, den))

@@ -27,9 +27,9 @@ import numpy as np
 from . import __version__, _eval
 from .action import Action
 from .classes import N_CLASSES, enumerate_classes, rank_order
-from .deal import bet_counts, kernel_settings, option_returns, payout_by_strength
+from .deal import bet_counts, kernel_rules, option_returns, payout_by_strength
 from .errors import InputError
-from .manifest import file_entry, writable_directory, write_atomic, write_manifest, writing
+from .manifest import file_entry, writable_directory, write_atomic, writing
 from .returns import Returns, bets_returns
 from .rules import Rules
 from .tables import Plan, Table, read_manifest
@@ -56,7 +56,7 @@ def results_path(table: Table, shard: int) -> Path:
 
 def shard_results(table: Table, rules: Rules, shard: int) -> dict[str, Any]:
     """Play out the best action of every class of one shard: the summed results (as stored)."""
-    rows = Plan(table.manifest["shard_rows"], ()).rows(shard)
+    rows = Plan(table.manifest.shard_rows, ()).rows(shard)
     hands, ups, weights = (a[rows.start:rows.stop] for a in enumerate_classes())
     data = table.read_shard(shard, ["weight", "best", "best_ev"])
     weight, best, best_ev = (data.column(c).to_numpy() for c in ("weight", "best", "best_ev"))
@@ -81,10 +81,10 @@ def shard_results(table: Table, rules: Rules, shard: int) -> dict[str, Any]:
     bet = np.flatnonzero(best == 1)
     if len(bet):
         # dealt hands bet at once: counted in one batch
-        p5, settings = payout_by_strength(rules), kernel_settings(rules)
+        p5 = payout_by_strength(rules)
         strength = _eval.evaluate(np.ascontiguousarray(hands[bet]), False).astype(np.int64)
-        played = bets_returns(bet_counts(hands[bet], ups[bet], settings, p5), p5[strength].astype(np.int64),
-                              weight[bet], settings, rules.buy_game_fee)
+        played = bets_returns(bet_counts(hands[bet], ups[bet], rules), p5[strength].astype(np.int64),
+                              weight[bet], kernel_rules(rules), rules.buy_game_fee)
         add(played, 1, played.rounds // int(weight[bet].sum()))
     others = np.flatnonzero(best >= 2)
     for i in others[rank_order(hands[others], ups[others])]:
@@ -102,13 +102,13 @@ def shard_results(table: Table, rules: Rules, shard: int) -> dict[str, Any]:
 def _read(table: Table, shard: int, big: int) -> dict[str, Any] | None:
     """A shard's results, verified: None when the manifest lists none for it (not counted yet);
     an error when its file is damaged, of another shard's contents or not this table's."""
-    entry = table.manifest.get("results", {}).get(str(shard))
+    entry = table.manifest.results.get(str(shard))
     if entry is None:
         return None
     path = results_path(table, shard)
     remedy = f"`rpoker tables results --table {table.directory}` counts them again"
     data = json.loads(table.verified_bytes(path, entry, remedy))
-    shard_entry = table.manifest["shards"][str(shard)]
+    shard_entry = table.manifest.shards[str(shard)]
     if not (entry["shard_sha256"] == shard_entry["sha256"] and data.get("format") == "rpoker optimal results"
             and data["fingerprint"] == table.fingerprint and data["shard"] == shard
             and data["rows"] == shard_entry["rows"] and data["unit"] == big
@@ -135,10 +135,10 @@ def compute(table: Table, rules: Rules, jobs: int = 1,
 
     table.check_rules(rules)
     if not table.complete:
-        raise InputError(f"the table in {table.directory} is not complete: {len(table.manifest['shards'])} of "
-                         f"{table.manifest['shards_total']} shards")
+        raise InputError(f"the table in {table.directory} is not complete: {len(table.manifest.shards)} of "
+                         f"{table.manifest.shards_total} shards")
     big = unit(rules)
-    todo = [s for s in range(table.manifest["shards_total"]) if not _counted(table, s, big)]
+    todo = [s for s in range(table.manifest.shards_total) if not _counted(table, s, big)]
     done: list[int] = []
     if not todo:
         return done   # nothing to write (the table may be read-only: the one installed with rpoker)
@@ -166,22 +166,21 @@ def record(table: Table, data: dict[str, Any]) -> None:
     text = json.dumps(data, indent=1) + "\n"
     path = results_path(table, s)
     write_atomic(path, lambda p: p.write_text(text))
-    table.manifest.setdefault("results", {})[str(s)] = {**file_entry(path),
-                                                        "shard_sha256": table.manifest["shards"][str(s)]["sha256"]}
-    write_manifest(table.directory, table.manifest)
+    table.manifest.results[str(s)] = {**file_entry(path), "shard_sha256": table.manifest.shards[str(s)]["sha256"]}
+    table.manifest.write(table.directory)
 
 
 def verify_results(table: Table, rules: Rules) -> int:
     """Check every results file the manifest lists (an error names a damaged one); how many."""
     big = unit(rules)
-    return sum(_read(table, s, big) is not None for s in range(table.manifest["shards_total"]))
+    return sum(_read(table, s, big) is not None for s in range(table.manifest.shards_total))
 
 
 def table_results(table: Table, rules: Rules) -> tuple[Returns | None, int]:
     """The results of optimal play over every class (None unless every shard has its file),
     and how many shards have theirs; a damaged file is an error."""
     big = unit(rules)
-    read = [_read(table, s, big) for s in range(table.manifest["shards_total"])]
+    read = [_read(table, s, big) for s in range(table.manifest.shards_total)]
     parts = [p for p in read if p is not None]
     have = len(parts)
     if have < len(read) or sum(p["rows"] for p in parts) != N_CLASSES:

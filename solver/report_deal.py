@@ -120,7 +120,7 @@ def solution_json(s: Solution, hand: HandValue) -> dict[str, Any]:
 
 def answer_json(a: Answer, table: Table, rules: Rules, hand: HandValue) -> dict[str, Any]:
     source = {"kind": "table", "table": str(table.directory), "compact": table.compact,
-              "solver_version": table.manifest["solver_version"]}
+              "solver_version": table.manifest.solver_version}
     bet: dict[str, Any] = {key: None for name in _BET_VALUES for key in (name, name + "_exact")}
     bet["ev"], bet["insurance_size"] = a.bet_ev, a.insurance
     lines = [f"best: {a.best.action.words(a.hand)} (EV {_ev(a.best.ev)} antes)",
@@ -132,7 +132,7 @@ def answer_json(a: Answer, table: Table, rules: Rules, hand: HandValue) -> dict[
 
 
 def after_text(b: BetValue, hand: HandValue, rules: Rules) -> str:
-    decision = "bet" if b.ev > -1 else "fold"
+    decision = "bet" if b.should_bet else "fold"
     return "\n".join([
         f"hand {format_cards(hand.cards)}: {hand.category_label}, P = {hand.payout}",
         f"bet:  EV {_ev(b.ev)}"

@@ -26,10 +26,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._settle import KernelRules
 from .counts import BET, RESULT_COLUMNS, RESULT_ROW
 
 
-def bet_results(counts: np.ndarray, p: np.ndarray, size: np.ndarray, unit: int, settings: dict[str, int],
+def bet_results(counts: np.ndarray, p: np.ndarray, size: np.ndarray, unit: int, kernel: KernelRules,
                 buy_fee: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """(net result, rounds) of every way a bet ends, by row of ``counts``.
 
@@ -37,16 +38,16 @@ def bet_results(counts: np.ndarray, p: np.ndarray, size: np.ndarray, unit: int, 
     draws as above; ``p`` the final hand's payout multiple, ``size`` its insurance (0: none);
     ``unit`` the rounds of a dealer hand (the draws' ``den``, or 1 when no row buys). What a box
     is paid in one round, bet and insurance together, is at most the table's maximum
-    (``settings["max_payout"]``, RULES §6). The option's own fee (exchange, sixth card) is not
+    (``kernel.max_payout``, RULES §6). The option's own fee (exchange, sixth card) is not
     included.
     """
     win, tie, lose, nq, buys, buy_win, buy_tie, buy_lose = (counts[:, i] for i in range(len(RESULT_ROW)))
-    cap = settings["max_payout"]
-    pays = 2 * p + settings["win_extra"]
+    cap = kernel.max_payout
+    pays = 2 * p + kernel.win_extra
     insured = np.minimum(size, cap)
     return [
         (np.minimum(pays, cap) - size, win * unit),          # insurance lost
-        (-size * settings["tie_loses"], tie * unit),         # lost, or returned on a tie
+        (-size * int(kernel.tie_loses), tie * unit),      # lost, or returned on a tie
         (np.full(len(p), -3), lose * unit),                  # insurance returned
         (np.minimum(1 + size, cap), (nq - buys) * unit),     # no game: the ante paid, insurance paid
         (np.minimum(pays + size, cap) - buy_fee, buy_win),   # a game bought: the fee lost, ...
@@ -72,12 +73,12 @@ class Returns:
 
     @classmethod
     def collect(cls, rounds: int, folded: int, weight: np.ndarray, bet_counts: np.ndarray, p: np.ndarray,
-                size: np.ndarray, unit: int, settings: dict[str, int], buy_fee: int, fee: int = 0) -> Returns:
+                size: np.ndarray, unit: int, kernel: KernelRules, buy_fee: int, fee: int = 0) -> Returns:
         """The returns of ``folded`` rounds folded and the bets of rows ``bet_counts`` (as
         ``bet_results``), each row ``weight`` times; ``fee``: the option's, paid in every round."""
         weight = np.asarray(weight, np.int64)
         results: dict[int, int] = {-1 - fee: folded} if folded else {}
-        for result, count in bet_results(bet_counts, p, size, unit, settings, buy_fee):
+        for result, count in bet_results(bet_counts, p, size, unit, kernel, buy_fee):
             sel = count != 0
             for r in np.unique(result[sel]).tolist():
                 at = sel & (result == r)
@@ -121,7 +122,7 @@ class Returns:
         return Fraction(self.bought, self.rounds)
 
 
-def bets_returns(counts: np.ndarray, p: np.ndarray, weight: np.ndarray, settings: dict[str, int], buy_fee: int,
+def bets_returns(counts: np.ndarray, p: np.ndarray, weight: np.ndarray, kernel: KernelRules, buy_fee: int,
                  folded: int = 0, closed: bool = False) -> Returns:
     """The returns of betting dealt hands at once (rows of ``deal.bet_counts``, at least one,
     each ``weight`` times, with the insurance and buys the kernel takes: its columns) and of
@@ -140,7 +141,7 @@ def bets_returns(counts: np.ndarray, p: np.ndarray, weight: np.ndarray, settings
         size = counts[:, BET["insurance"]]
     unit = den0 if rows[:, RESULT_ROW.index("buys")].any() else 1
     rounds = (int(np.asarray(weight, np.int64).sum()) + folded) * n0 * unit
-    r = Returns.collect(rounds, folded * n0 * unit, weight, rows, p, size, unit, settings, buy_fee)
+    r = Returns.collect(rounds, folded * n0 * unit, weight, rows, p, size, unit, kernel, buy_fee)
     if not closed and sum(x * k for x, k in r.results.items()) * den0 != unit * (
             exact_total(weight, value) - folded * n0 * den0):
         raise AssertionError("the return table does not add up to the kernel's values of the bets")

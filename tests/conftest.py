@@ -18,7 +18,6 @@ def fake_table(tmp_path_factory):
     import numpy as np
 
     from solver import classes, rules, tables
-    from solver.manifest import write_manifest
     from solver.tables import schema
 
     rng = np.random.default_rng(4)
@@ -30,15 +29,15 @@ def fake_table(tmp_path_factory):
     directory = tmp_path_factory.mktemp("fake") / "t"
     r, rows = rules.DEFAULT, tables.SHARD_ROWS * 16
     directory.mkdir()
-    manifest = {**schema.new_manifest(r, rows), "compact": True}
+    manifest = tables.Manifest.new(r, rows, compact=True)
     keys = classes.class_keys(hands, ups)
-    for s in range(manifest["shards_total"]):
+    for s in range(manifest.shards_total):
         part = slice(s * rows, (s + 1) * rows)
         columns = {"key": keys[part], "weight": weights[part].astype(np.int32), "best": best[part],
                    "best_ev": best_ev[part], "second": best[part], "second_ev": best_ev[part],
                    "insurance": insurance[part]}
-        manifest["shards"][str(s)] = schema.write_shard(directory, s, schema.shard_metadata(r), columns, compact=True)
-    write_manifest(directory, manifest)
+        manifest.shards[str(s)] = schema.write_shard(directory, s, schema.shard_metadata(r), columns, compact=True)
+    manifest.write(directory)
     return directory, weights, best, best_ev, insurance
 
 
@@ -57,7 +56,7 @@ def write_fake_results():
         high = round((report.play.exact_float_total(w, ev) / int(w.sum()) + 3) / 13 * rounds) + shift
         optimal.record(t, {
             "format": "rpoker optimal results", "fingerprint": t.fingerprint, "shard": s,
-            "rows": t.manifest["shards"][str(s)]["rows"], "weight": int(w.sum()), "unit": u, "rounds": rounds,
+            "rows": t.manifest.shards[str(s)]["rows"], "weight": int(w.sum()), "unit": u, "rounds": rounds,
             "results": {"-3": rounds - high, "10": high}, "bets": rounds, "insured": 0, "insurance": 0,
             "fees": 0, "bought": 0})
 

@@ -27,12 +27,24 @@ the bonus), ``play`` (optimal play from a table), ``figures``, ``rendering`` (Ma
 """
 
 from .charts import charts, hand_group, table_chart
-from .counting import CHUNK, COMPLETIONS, CYCLE, Counts, Strategy, bonus_return, class_counts, optimal_bet, strategy
-from .figures import figures, report_figures
+from .counting import (
+                       CHUNK,
+                       COMPLETIONS,
+                       CYCLE,
+                       Bonus,
+                       Counts,
+                       Strategy,
+                       bonus_return,
+                       class_counts,
+                       optimal_bet,
+                       strategy,
+)
+from .figures import Figures, figures, report_figures
 from .pipeline import Hooks, optimal_play, write
 from .play import TablePlay, table_first_actions, table_play
 from .rendering import to_json, to_markdown
 
-__all__ = ["CHUNK", "COMPLETIONS", "CYCLE", "Counts", "Hooks", "Strategy", "TablePlay", "bonus_return", "charts",
-           "class_counts", "figures", "hand_group", "optimal_bet", "optimal_play", "report_figures", "strategy",
-           "table_chart", "table_first_actions", "table_play", "to_json", "to_markdown", "write"]
+__all__ = ["CHUNK", "COMPLETIONS", "CYCLE", "Bonus", "Counts", "Figures", "Hooks", "Strategy", "TablePlay",
+           "bonus_return", "charts", "class_counts", "figures", "hand_group", "optimal_bet", "optimal_play",
+           "report_figures", "strategy", "table_chart", "table_first_actions", "table_play", "to_json",
+           "to_markdown", "write"]

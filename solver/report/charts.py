@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -14,6 +14,9 @@ from ..category import (
 )
 from ..hand import STRENGTH_CATEGORY
 from .counting import Counts, optimal_bet
+
+if TYPE_CHECKING:
+    from .figures import Figures
 
 
 def hand_group(strength: int) -> str:
@@ -31,7 +34,7 @@ def hand_group(strength: int) -> str:
     return CATEGORIES[category].replace("_", " ")
 
 
-def charts(f: dict[str, Any], c: Counts, directory: Any) -> list[Any]:
+def charts(f: Figures, c: Counts, directory: Any) -> list[Any]:
     """PNG charts: the strategy (bet rate by hand group and up-card rank) and the results."""
     import matplotlib
 
@@ -41,8 +44,8 @@ def charts(f: dict[str, Any], c: Counts, directory: Any) -> list[Any]:
     from ..cards import RANK_NAMES
 
     written = []
-    name = f["rules"].name
-    if f["optimal"] is not None and f.get("table_play") is None:  # else: table_chart
+    name = f.rules.name
+    if f.optimal is not None and f.table_play is None:  # else: table_chart
         groups = [hand_group(s) for s in range(len(STRENGTH_CATEGORY))]
         labels = list(dict.fromkeys(groups[s] for s in range(len(groups))))
         row_of = np.asarray([labels.index(g) for g in groups])[c.strength]
@@ -64,7 +67,7 @@ def charts(f: dict[str, Any], c: Counts, directory: Any) -> list[Any]:
         fig.savefig(path, dpi=110, metadata={"Software": None})
         plt.close(fig)
         written.append(path)
-    shown = f["optimal"] if f["optimal"] is not None else f["closed_box"]
+    shown = f.optimal if f.optimal is not None else f.closed_box
     if shown.results:
         results = list(shown.results)
         fig, ax = plt.subplots(figsize=(min(16, max(9, len(results) * 0.35)), 4.5))

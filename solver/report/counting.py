@@ -7,11 +7,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Any
 
 import numpy as np
 
 from .. import _eval
+from .._settle import KernelRules
 from ..category import (
     FLUSH,
     FOUR_OF_A_KIND,
@@ -24,7 +24,7 @@ from ..category import (
 )
 from ..classes import N_DEALS, enumerate_classes, rank_order
 from ..counts import BET
-from ..deal import bet_counts, kernel_settings, payout_by_strength
+from ..deal import bet_counts, kernel_rules, payout_by_strength
 from ..hand import STRENGTH_CATEGORY
 from ..returns import Returns, bets_returns
 from ..rules import Rules
@@ -37,14 +37,14 @@ CHUNK = 200_000
 @dataclass(frozen=True)
 class Counts:
     """Per class: weight, strength of the dealt hand, P, the bet counts of ``bet_counts``, up rank,
-    and the kernel settings they were counted with."""
+    and the kernel's rules they were counted with."""
 
     weight: np.ndarray
     strength: np.ndarray
     p: np.ndarray
     counts: np.ndarray  # int64 [N, 12]: as ``deal.bet_counts``
     up_rank: np.ndarray
-    settings: dict[str, int]
+    kernel: KernelRules
 
 
 def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> Counts:
@@ -54,14 +54,14 @@ def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], Non
     hands, ups, weights = enumerate_classes()
     order = rank_order(hands, ups)
     hands, ups, weights = hands[order], ups[order], weights[order]
-    settings, p5 = kernel_settings(rules), payout_by_strength(rules)
+    p5 = payout_by_strength(rules)
     if rules.draws:
         # only bets without options are figured here (closed box, fixed strategies): no
         # insurance, no buy, so the kernel skips them
-        settings = {**settings, "buy_on": 0, "insurance_from": len(STRENGTH_CATEGORY)}
+        rules = rules.replace(buy_game=False, insurance=False)
     starts = list(range(0, len(hands), CHUNK))
     parts: list[np.ndarray] = []
-    tasks = (joblib.delayed(bet_counts)(hands[s:s + CHUNK], ups[s:s + CHUNK], settings, p5) for s in starts)
+    tasks = (joblib.delayed(bet_counts)(hands[s:s + CHUNK], ups[s:s + CHUNK], rules) for s in starts)
     done = 0
     for part in joblib.Parallel(n_jobs=jobs, return_as="generator")(tasks):
         parts.append(part)
@@ -69,7 +69,8 @@ def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], Non
         if progress is not None:
             progress(done, len(hands))
     strength = _eval.evaluate(hands, False).astype(np.int64)
-    return Counts(weights, strength, p5[strength].astype(np.int64), np.concatenate(parts), ups >> 2, settings)
+    return Counts(weights, strength, p5[strength].astype(np.int64), np.concatenate(parts), ups >> 2,
+                  kernel_rules(rules))
 
 
 @dataclass(frozen=True)
@@ -100,19 +101,35 @@ def strategy(name: str, c: Counts, rules: Rules, bet: np.ndarray, closed: bool =
     """
     if not (c.counts[:, BET["n"]] == COMPLETIONS).all():
         raise AssertionError("every class of a full deck has the same denominators")
-    r = bets_returns(c.counts[bet], c.p[bet], c.weight[bet], c.settings, rules.buy_game_fee,
+    r = bets_returns(c.counts[bet], c.p[bet], c.weight[bet], c.kernel, rules.buy_game_fee,
                      int(c.weight[~bet].sum()), closed)
     return Strategy.of(name, r, int(c.weight.sum()) * COMPLETIONS)
 
 
 def optimal_bet(c: Counts) -> np.ndarray:
-    """Bet where the bet (with its best insurance and buy) beats folding."""
+    """Bet where the bet (with its best insurance and buy) is worth folding at least (a tie is a
+    bet: ``Action.simplicity``)."""
     n, den, value = c.counts[:, BET["n"]], c.counts[:, BET["den"]], c.counts[:, BET["value"]]
-    bet: np.ndarray = value > -n * den
+    bet: np.ndarray = value >= -n * den
     return bet
 
 
-def bonus_return(rules: Rules) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Bonus:
+    """The bonus side bet: how many of the dealt hands win each line of its paytable, and its
+    EV per unit staked."""
+
+    counts: dict[str, int]
+    hands: int
+    ev: Fraction
+
+    @property
+    def total_return(self) -> Fraction:
+        """What a unit staked returns, the stake included."""
+        return 1 + self.ev
+
+
+def bonus_return(rules: Rules) -> Bonus:
     """The bonus side bet (RULES §8) per unit staked, over the 2,598,960 dealt hands."""
     hands = _eval.all_hands(5)
     category = STRENGTH_CATEGORY[_eval.evaluate(hands, False)]
@@ -126,4 +143,4 @@ def bonus_return(rules: Rules) -> dict[str, Any]:
     total = len(hands)
     paid = sum(counts[k] * m for k, m in zip(kinds, rules.bonus_paytable))
     ev = Fraction(paid - (total - sum(counts.values())), total)
-    return {"counts": counts, "hands": total, "ev": ev, "return": 1 + ev}
+    return Bonus(counts, total, ev)

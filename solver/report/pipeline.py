@@ -47,8 +47,8 @@ def optimal_play(rules: Rules, table: str | None, build: bool, jobs: int, hooks:
         hooks.build(rules, directory, jobs, found.compact if found is not None else True)
         found = tables_mod.Table(directory)
     if found is None or not found.complete:
-        where = f"{found.directory} holds {len(found.manifest['shards'])} of its " \
-            f"{found.manifest['shards_total']} shards" \
+        where = f"{found.directory} holds {len(found.manifest.shards)} of its " \
+            f"{found.manifest.shards_total} shards" \
             if found is not None else "no table found in " + tables_mod.where()
         hooks.note(f"{rules.name}: optimal play needs the complete strategy table ({where}); left out. "
                    "Build it with `rpoker tables build --compact` or `rpoker report --build`.")
@@ -59,7 +59,7 @@ def optimal_play(rules: Rules, table: str | None, build: bool, jobs: int, hooks:
     play = table_play(found, rules)
     if play.results is None:
         hooks.note(f"{rules.name}: the return table, variance and rates of optimal play need its results, counted "
-                   f"for {play.results_shards} of {found.manifest['shards_total']} shards; left out. Count them with "
+                   f"for {play.results_shards} of {found.manifest.shards_total} shards; left out. Count them with "
                    "`rpoker tables results` or `rpoker report --build`.")
     return play
 

@@ -53,11 +53,11 @@ def table_play(table: Table, rules: Rules | None = None) -> TablePlay:
     """The optimal play of a complete table: its EV and its first actions, weighted by deals;
     with the ``rules``, its results where they are counted (``optimal``, ``rpoker tables results``)."""
     if not table.complete:
-        raise InputError(f"the table in {table.directory} is not complete: {len(table.manifest['shards'])} of "
-                         f"{table.manifest['shards_total']} shards")
+        raise InputError(f"the table in {table.directory} is not complete: {len(table.manifest.shards)} of "
+                         f"{table.manifest.shards_total} shards")
     total, largest, insured = Fraction(0), 0.0, 0
     first = np.zeros(len(GROUPS), np.int64)
-    for s in range(table.manifest["shards_total"]):
+    for s in range(table.manifest.shards_total):
         data = table.read_shard(s, ["weight", "best", "best_ev", "insurance"])
         weight, best, ev = (data.column(n).to_numpy() for n in ("weight", "best", "best_ev"))
         total += exact_float_total(weight, ev)
@@ -82,7 +82,7 @@ def table_first_actions(table: Table) -> tuple[list[str], np.ndarray]:
     labels = list(dict.fromkeys(groups))
     row_of = np.asarray([labels.index(g) for g in groups])[strength]
     action = group_of_codes(np.concatenate([table.read_shard(s, ["best"]).column("best").to_numpy()
-                                          for s in range(table.manifest["shards_total"])]))
+                                          for s in range(table.manifest.shards_total)]))
     out = np.zeros((len(labels), 13, len(GROUPS)), np.int64)
     np.add.at(out, (row_of, ups >> 2, action), weights)
     return labels, out

@@ -43,6 +43,7 @@ from .schema import (
     COMPACT_COLUMNS,
     EXCHANGE_COLUMNS,
     SCHEMA_VERSION,
+    Manifest,
     Plan,
     read_manifest,
     shard_path,
@@ -50,6 +51,6 @@ from .schema import (
 from .verification import CheckReport, check
 
 __all__ = ["CHUNK_ROWS", "CHUNKS", "COMPACT_COLUMNS", "EXCHANGE_COLUMNS", "SCHEMA_VERSION", "SHARD_ROWS", "Answer",
-           "BuildReport", "CheckReport", "Choice", "CompactReport", "MissingShard", "Plan", "Table", "build",
-           "check", "compact", "default_roots", "locate", "read_manifest", "shard_path", "shipped_root", "solve_rows",
-           "where"]
+           "BuildReport", "CheckReport", "Choice", "CompactReport", "Manifest", "MissingShard", "Plan", "Table",
+           "build", "check", "compact", "default_roots", "locate", "read_manifest", "shard_path", "shipped_root",
+           "solve_rows", "where"]

@@ -15,12 +15,12 @@ import numpy as np
 from .. import __version__
 from ..classes import N_CLASSES, class_keys, enumerate_classes, rank_keys, rank_order
 from ..errors import InputError, shown
-from ..manifest import MANIFEST, MAX_SHARD_ROWS, writable_directory, write_atomic, write_manifest, writing
+from ..manifest import MANIFEST, MAX_SHARD_ROWS, writable_directory, write_atomic, writing
 from ..rules import Rules
 from .rows import solve_rows
 from .schema import (
+    Manifest,
     Plan,
-    new_manifest,
     read_manifest,
     shard_matches,
     shard_metadata,
@@ -137,30 +137,30 @@ def solve_chunks(rules: Rules, directory: Path, jobs: int, backend: str, plan: P
         stray.unlink()  # left by a build that was killed while writing
     if (directory / MANIFEST).exists():
         manifest = read_manifest(directory)
-        if manifest["fingerprint"] != rules.fingerprint:
-            raise InputError(f"{directory} holds the table of other rules ({manifest['rules'].get('name')}, "
-                             f"fingerprint {manifest['fingerprint']}); choose another --out")
-        if manifest["shard_rows"] != shard_rows:
-            raise InputError(f"{directory} was built with {manifest['shard_rows']} rows per shard, not {shard_rows}")
-        if bool(manifest.get("compact")) != compact:
-            raise InputError(f"{directory} holds a {'compact' if manifest.get('compact') else 'full'} table; "
-                             f"build it {'with' if manifest.get('compact') else 'without'} --compact "
+        if manifest.fingerprint != rules.fingerprint:
+            raise InputError(f"{directory} holds the table of other rules ({manifest.name}, "
+                             f"fingerprint {manifest.fingerprint}); choose another --out")
+        if manifest.shard_rows != shard_rows:
+            raise InputError(f"{directory} was built with {manifest.shard_rows} rows per shard, not {shard_rows}")
+        if manifest.compact != compact:
+            raise InputError(f"{directory} holds a {'compact' if manifest.compact else 'full'} table; "
+                             f"build it {'with' if manifest.compact else 'without'} --compact "
                              "or into another directory")
-        if manifest["solver_version"] != __version__:
-            raise InputError(f"{directory} was built by rpoker {manifest['solver_version']}, this is {__version__}: "
+        if manifest.solver_version != __version__:
+            raise InputError(f"{directory} was built by rpoker {manifest.solver_version}, this is {__version__}: "
                              "build into a new directory")
     else:
-        manifest = {**new_manifest(rules, shard_rows), **({"compact": True} if compact else {})}
-        write_manifest(directory, manifest)
+        manifest = Manifest.new(rules, shard_rows, compact)
+        manifest.write(directory)
     kept, redone, todo = [], [], []
     for s in plan.shards:
-        entry = manifest["shards"].get(str(s))
+        entry = manifest.shard(s)
         if entry is not None and shard_matches(directory, s, entry):
             kept.append(s)
             continue
         if entry is not None:
             redone.append(s)
-            del manifest["shards"][str(s)]
+            del manifest.shards[str(s)]
         todo.append(s)
     hands, up_cards, weights = enumerate_classes()
     keys = class_keys(hands, up_cards)
@@ -214,8 +214,8 @@ def solve_chunks(rules: Rules, directory: Path, jobs: int, backend: str, plan: P
         merged = results.pop(s)
         merged["key"] = keys[rows.start:rows.stop]
         merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
-        manifest["shards"][str(s)] = write_shard(directory, s, shard_metadata(rules), merged, compact)
-        write_manifest(directory, manifest)
+        manifest.shards[str(s)] = write_shard(directory, s, shard_metadata(rules), merged, compact)
+        manifest.write(directory)
 
     def run() -> Iterator[tuple[int, dict[str, np.ndarray]]]:
         calls = (joblib.delayed(_tagged)(start, hands[chunk(start)], up_cards[chunk(start)], rules, compact)
@@ -236,8 +236,8 @@ def solve_chunks(rules: Rules, directory: Path, jobs: int, backend: str, plan: P
     # the chunks whose every row is in a finished shard (of this build or of older ones) are
     # not needed any more
     finished = np.zeros(N_CLASSES, bool)
-    for s in manifest["shards"]:
-        finished[plan.rows(int(s)).start:plan.rows(int(s)).stop] = True
+    for number in manifest.shards:
+        finished[plan.rows(int(number)).start:plan.rows(int(number)).stop] = True
     for path in (directory / CHUNKS).glob("*.npz"):
         try:
             with np.load(path, allow_pickle=False) as data:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import InputError
-from ..manifest import CHECKSUM, MANIFEST, writable_directory, write_manifest, writing
+from ..manifest import MANIFEST, writable_directory, writing
 from .reader import Table
 from .schema import COMPACT_COLUMNS, read_manifest, shard_matches, write_shard
 
@@ -38,31 +38,30 @@ def compact(source: Table, directory: Path, progress: Callable[[int, int], None]
     with writing(directory):
         if (directory / MANIFEST).exists():
             manifest = read_manifest(directory)
-            if not manifest.get("compact") or manifest["fingerprint"] != source.fingerprint \
-                    or manifest["shard_rows"] != source.manifest["shard_rows"]:
+            if not manifest.compact or manifest.fingerprint != source.fingerprint \
+                    or manifest.shard_rows != source.manifest.shard_rows:
                 raise InputError(f"{directory} holds another table; choose another --out")
         else:
-            manifest = {**{k: v for k, v in source.manifest.items() if k not in ("shards", "results", CHECKSUM)},
-                        "compact": True, "shards": {}}
-            write_manifest(directory, manifest)
+            manifest = replace(source.manifest, compact=True, shards={}, results={})
+            manifest.write(directory)
         for stray in directory.glob(".*.tmp-*"):
             stray.unlink()
-        shards = sorted(int(s) for s in source.manifest["shards"])
+        shards = sorted(int(s) for s in source.manifest.shards)
         written, kept = [], []
         for i, s in enumerate(shards):
-            entry = source.manifest["shards"][str(s)]
-            done = manifest["shards"].get(str(s))
+            entry = source.manifest.shards[str(s)]
+            done = manifest.shard(s)
             if done is not None and done.get("source_sha256") == entry["sha256"] and shard_matches(directory, s, done):
                 kept.append(s)
             else:
                 data = source.read_shard(s, COMPACT_COLUMNS)   # verified: a damaged source is refused
                 columns = {name: data.column(name).to_numpy() for name in COMPACT_COLUMNS}
                 metadata = {k: v for k, v in data.schema.metadata.items() if k.startswith(b"rpoker.")}
-                manifest["shards"][str(s)] = {**write_shard(directory, s, metadata, columns, compact=True),
-                                              "source_sha256": entry["sha256"]}
-                write_manifest(directory, manifest)
+                manifest.shards[str(s)] = {**write_shard(directory, s, metadata, columns, compact=True),
+                                           "source_sha256": entry["sha256"]}
+                manifest.write(directory)
                 written.append(s)
             if progress is not None:
                 progress(i + 1, len(shards))
-    size = sum(int(manifest["shards"][str(s)]["bytes"]) for s in shards)
-    return CompactReport(directory, tuple(written), tuple(kept), int(manifest["shards_total"]), size)
+    size = sum(int(manifest.shards[str(s)]["bytes"]) for s in shards)
+    return CompactReport(directory, tuple(written), tuple(kept), manifest.shards_total, size)

@@ -69,21 +69,21 @@ class Table:
     def __init__(self, directory: Path | str) -> None:
         self.directory = Path(directory)
         self.manifest = read_manifest(self.directory)
-        self._first = sorted((entry["first_key"], int(s)) for s, entry in self.manifest["shards"].items())
+        self._first = sorted((entry["first_key"], int(s)) for s, entry in self.manifest.shards.items())
         self._shards: dict[int, tuple[Any, np.ndarray]] = {}
-        self.compact = bool(self.manifest.get("compact", False))
+        self.compact = self.manifest.compact
 
     @property
     def fingerprint(self) -> str:
-        return str(self.manifest["fingerprint"])
+        return self.manifest.fingerprint
 
     @property
     def rules_name(self) -> str:
-        return str(self.manifest["rules"].get("name"))
+        return self.manifest.name
 
     @property
     def complete(self) -> bool:
-        return bool(len(self.manifest["shards"]) == self.manifest["shards_total"])
+        return self.manifest.complete
 
     def check_rules(self, rules: Rules) -> None:
         if rules.fingerprint != self.fingerprint:
@@ -120,10 +120,10 @@ class Table:
         import pyarrow.parquet as pq
 
         path = shard_path(self.directory, shard)
-        entry = self.manifest["shards"].get(str(shard))
+        entry = self.manifest.shard(shard)
         if entry is None:
             raise MissingShard(f"shard {shard} is not in the table in {self.directory} "
-                               f"({len(self.manifest['shards'])} of {self.manifest['shards_total']} shards built); "
+                               f"({len(self.manifest.shards)} of {self.manifest.shards_total} shards built); "
                                "run `rpoker tables build` to finish it")
         raw = self.verified_bytes(path, entry, self.rebuild_command())
         try:
@@ -141,11 +141,11 @@ class Table:
     def _shard_of(self, key: int) -> int:
         for first, s in reversed(self._first):
             if key >= first:
-                if key <= self.manifest["shards"][str(s)]["last_key"]:
+                if key <= self.manifest.shards[str(s)]["last_key"]:
                     return int(s)
                 break
         raise MissingShard(f"the shard of this deal's class is missing from the table in {self.directory} "
-                           f"({len(self.manifest['shards'])} of {self.manifest['shards_total']} shards built); "
+                           f"({len(self.manifest.shards)} of {self.manifest.shards_total} shards built); "
                            "run `rpoker tables build` to finish it")
 
     def lookup(self, hand: Sequence[Card], up_card: Card) -> Answer:

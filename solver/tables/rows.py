@@ -11,7 +11,7 @@ from .. import _eval
 from ..action import Action
 from ..cards import format_cards
 from ..classes import rank_order
-from ..deal import BetValue, Option, bet_counts, kernel_settings, payout_by_strength, ranked, solve
+from ..deal import BetValue, Option, bet_counts, payout_by_strength, ranked, solve
 from ..errors import InputError
 from ..rules import Rules
 from .schema import COMPACT_COLUMNS, EXCHANGE_COLUMNS, INTEGER_COLUMNS
@@ -66,7 +66,7 @@ def _solutions(hands: np.ndarray, up_cards: np.ndarray, rules: Rules,
             yield solved.pop(k)
         return
     p5 = payout_by_strength(rules)
-    counts = bet_counts(hands, up_cards, kernel_settings(rules), p5)
+    counts = bet_counts(hands, up_cards, rules)
     strength = _eval.evaluate(np.ascontiguousarray(hands), False)
     for k in range(len(hands)):
         p = int(p5[strength[k]])

@@ -5,7 +5,7 @@ columns)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import __version__
 from ..classes import N_CLASSES
-from ..manifest import FORMAT, file_entry, matches, write_atomic
+from ..manifest import FORMAT, file_entry, matches, write_atomic, write_manifest
 from ..manifest import read_manifest as _read_manifest
 from ..rules import Rules
 
@@ -66,16 +66,69 @@ def shard_path(directory: Path, shard: int) -> Path:
     return directory / f"shard-{shard:05d}.parquet"
 
 
-def new_manifest(rules: Rules, shard_rows: int) -> dict[str, Any]:
-    return {"format": FORMAT, "schema_version": SCHEMA_VERSION,
-            "solver_version": __version__, "rules": {"name": rules.name, **rules.to_dict()},
-            "fingerprint": rules.fingerprint, "classes": N_CLASSES, "shard_rows": shard_rows,
-            "shards_total": Plan(shard_rows, ()).n_shards, "shards": {}}
+@dataclass
+class Manifest:
+    """A table's ``manifest.json``: its rules (with their fingerprint), the solver that built it,
+    the layout of its shards, and the entry of every finished shard (rows, first and last class
+    key, bytes, SHA-256) and results file (bytes, SHA-256, its shard's SHA-256), by shard number.
+    A build adds shards and ``tables results`` adds results, each written at once (``write``).
+
+    >>> from solver.rules import DEFAULT
+    >>> m = Manifest.new(DEFAULT, 65_536, compact=True)
+    >>> m.shards_total, m.name, m.complete, Manifest.from_json(m.to_json()) == m
+    (87, 'russian', False, True)
+    """
+
+    rules: dict[str, Any]
+    fingerprint: str
+    solver_version: str
+    shard_rows: int
+    shards_total: int
+    compact: bool = False
+    shards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def new(cls, rules: Rules, shard_rows: int, compact: bool = False) -> Manifest:
+        """The manifest of a table of ``rules`` with nothing built yet."""
+        return cls({"name": rules.name, **rules.to_dict()}, rules.fingerprint, __version__, shard_rows,
+                   Plan(shard_rows, ()).n_shards, compact)
+
+    @classmethod
+    def from_json(cls, m: dict[str, Any]) -> Manifest:
+        """From the JSON object of a manifest verified by ``manifest.read_manifest``."""
+        return cls(m["rules"], m["fingerprint"], m["solver_version"], m["shard_rows"], m["shards_total"],
+                   bool(m.get("compact", False)), dict(m["shards"]), dict(m.get("results", {})))
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object written (``manifest.write_manifest`` seals it)."""
+        return {"format": FORMAT, "schema_version": SCHEMA_VERSION, "solver_version": self.solver_version,
+                "rules": self.rules, "fingerprint": self.fingerprint, "classes": N_CLASSES,
+                "shard_rows": self.shard_rows, "shards_total": self.shards_total, "shards": self.shards,
+                **({"compact": True} if self.compact else {}), **({"results": self.results} if self.results else {})}
+
+    @property
+    def name(self) -> str:
+        """The name of the table's rules."""
+        return str(self.rules.get("name"))
+
+    @property
+    def complete(self) -> bool:
+        """Every shard is built."""
+        return len(self.shards) == self.shards_total
+
+    def shard(self, shard: int) -> dict[str, Any] | None:
+        """The entry of a finished shard, or None."""
+        return self.shards.get(str(shard))
+
+    def write(self, directory: Path) -> None:
+        """Seal and write it atomically into the table ``directory``."""
+        write_manifest(directory, self.to_json())
 
 
-def read_manifest(directory: Path) -> dict[str, Any]:
+def read_manifest(directory: Path) -> Manifest:
     """The verified manifest of a table directory (``manifest.read_manifest``)."""
-    return _read_manifest(directory, SCHEMA_VERSION)
+    return Manifest.from_json(_read_manifest(directory, SCHEMA_VERSION))
 
 
 def write_shard(directory: Path, shard: int, metadata: dict[bytes, bytes], columns: dict[str, np.ndarray],

@@ -38,15 +38,15 @@ def check(table: Table, rules: Rules, spot: int = 20, seed: int = 0,
     table.check_rules(rules)
     manifest = table.manifest
     if not table.complete:
-        raise InputError(f"the table in {table.directory} is not complete: {len(manifest['shards'])} of "
-                         f"{manifest['shards_total']} shards")
+        raise InputError(f"the table in {table.directory} is not complete: {len(manifest.shards)} of "
+                         f"{manifest.shards_total} shards")
     if not 0 <= spot <= N_CLASSES:
         raise InputError(f"--spot {spot}: a table has {N_CLASSES:,} classes to spot-check")
     hands, ups, weights = enumerate_classes()
     keys = class_keys(hands, ups)
-    shard_rows = int(manifest["shard_rows"])
+    shard_rows = int(manifest.shard_rows)
     total_weight = rows = 0
-    for s in range(manifest["shards_total"]):
+    for s in range(manifest.shards_total):
         data = table.read_shard(s, ["key", "weight"])
         lo, hi = s * shard_rows, min(N_CLASSES, (s + 1) * shard_rows)
         if not (np.array_equal(data.column("key").to_numpy(), keys[lo:hi])
@@ -55,7 +55,7 @@ def check(table: Table, rules: Rules, spot: int = 20, seed: int = 0,
         rows += data.num_rows
         total_weight += int(data.column("weight").to_numpy().sum())
         if progress is not None:
-            progress(s + 1, manifest["shards_total"])
+            progress(s + 1, manifest.shards_total)
     if rows != N_CLASSES or total_weight != N_DEALS:
         raise InputError(f"the table has {rows} rows of weight {total_weight}, not {N_CLASSES} of {N_DEALS:,}")
     counted = optimal.verify_results(table, rules)
@@ -68,4 +68,4 @@ def check(table: Table, rules: Rules, spot: int = 20, seed: int = 0,
                 or answer.best.label != solved.best.label:
             raise InputError(f"class {format_cards(hand)} | {format_cards([up])}: the table says {answer.best.label} "
                              f"{stored}, the solver {solved.best.label} {solved.best.ev}")
-    return CheckReport(manifest["shards_total"], rows, total_weight, spot, counted)
+    return CheckReport(manifest.shards_total, rows, total_weight, spot, counted)

@@ -59,7 +59,7 @@ def test_rows_are_the_solver_answers(built):
             if o.action.kind == "exchange":
                 assert row[tables.EXCHANGE_COLUMNS[o.action.code(hand) - 3]] == np.float32(float(o.ev))
     manifest = tables.read_manifest(built)
-    assert manifest["fingerprint"] == rules.DEFAULT.fingerprint and set(manifest["shards"]) == {"0", "1"}
+    assert manifest.fingerprint == rules.DEFAULT.fingerprint and set(manifest.shards) == {"0", "1"}
 
 
 def test_builds_are_byte_identical_and_resume(built, tmp_path):
@@ -186,7 +186,7 @@ def test_cli_query_and_best_from_a_table(built, tmp_path):
 def test_compact_table_answers_like_the_full_one(built, tmp_path):
     full, out = tables.Table(built), tmp_path / "compact"
     report = tables.compact(full, out)
-    assert report.written == (0, 1) and report.kept == () and report.shards_total == full.manifest["shards_total"]
+    assert report.written == (0, 1) and report.kept == () and report.shards_total == full.manifest.shards_total
     small = tables.Table(out)
     assert small.compact and not full.compact and small.fingerprint == full.fingerprint
     assert pq.read_table(tables.shard_path(out, 0)).column_names == list(tables.COMPACT_COLUMNS)
@@ -283,7 +283,7 @@ def test_build_from_the_command_line(built, tmp_path):
     result = runner.invoke(app, ["tables", "build", "--compact", "--shards", "0-1", "--shard-rows", str(ROWS),
                                  "--out", str(out)])
     assert result.exit_code == 0 and "2 shards solved" in result.output, result.output
-    assert tables.Table(out).compact and set(tables.read_manifest(out)["shards"]) == {"0", "1"}
+    assert tables.Table(out).compact and set(tables.read_manifest(out).shards) == {"0", "1"}
     result = runner.invoke(app, ["tables", "build", "--compact", "--shards", "0", "--shard-rows", str(ROWS),
                                  "--out", str(built)])
     assert result.exit_code == 2 and "holds a full table" in result.output, result.output
@@ -305,7 +305,7 @@ def test_an_interrupted_build_says_how_to_go_on(tmp_path, monkeypatch):
     assert "interrupted: what was finished is kept; run the same command again" in result.output
 
 
-SHIPPED = Path(__file__).resolve().parent.parent / "tables" / "russian-compact"
+SHIPPED = Path(__file__).resolve().parents[2] / "tables" / "russian-compact"
 
 
 @pytest.mark.skipif(not (SHIPPED / "manifest.json").is_file(), reason="the default table is not shipped here")
@@ -314,7 +314,7 @@ def test_shipped_table_answers_like_the_solver():
     suits; the README's deal first) with the solver's best option and runner-up and their EVs."""
     table = tables.Table(SHIPPED)
     table.check_rules(rules.DEFAULT)
-    assert table.compact and len(table.manifest["shards"]) == table.manifest["shards_total"]
+    assert table.compact and len(table.manifest.shards) == table.manifest.shards_total
     rng = random.Random(2026)
     deals = [(parse_cards("As Ks Qd 7c 2h"), parse_card("9s"))]
     for _ in range(8):
@@ -355,9 +355,9 @@ def test_shipped_results_are_complete_and_give_the_tables_ev():
 
     table = tables.Table(SHIPPED)
     play = report.table_play(table, rules.DEFAULT)
-    assert play.results_shards == table.manifest["shards_total"] and play.results is not None
+    assert play.results_shards == table.manifest.shards_total and play.results is not None
     assert sum(play.results.results.values()) == play.results.rounds
-    last = table.manifest["shards_total"] - 1
+    last = table.manifest.shards_total - 1
     stored = json.loads(optimal.results_path(table, last).read_text())
     again = optimal.shard_results(table, rules.DEFAULT, last)
     assert {k: v for k, v in again.items() if k != "solver_version"} == \
@@ -393,7 +393,7 @@ def test_reading_shards_starts_no_thread(tmp_path):
 
     code = ("import os; import pyarrow.parquet; from solver import rules, tables; "
             "before = len(os.listdir('/proc/self/task')); t = tables.locate(rules.DEFAULT); "
-            "[t.read_shard(s) for s in range(t.manifest['shards_total'])]; "
+            "[t.read_shard(s) for s in range(t.manifest.shards_total)]; "
             "print(before, len(os.listdir('/proc/self/task')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr

@@ -22,7 +22,7 @@ from solver.reference import hand as ref_hand
 
 # exact EVs of six deals by an independent brute-force program (the project's shared vectors,
 # copied here so that CI runs them; to 12 decimals)
-VECTORS = json.loads((Path(__file__).parent / "data" / "independent_deals.json").read_text())
+VECTORS = json.loads((Path(__file__).parents[1] / "data" / "independent_deals.json").read_text())
 R = rules.DEFAULT
 SMALL = R.replace(exchange_max=1)  # the fast solver restricted to the options compared here
 
@@ -167,7 +167,7 @@ def test_buy_split_against_brute_force():
     import numpy as np
 
     from solver import _dealer
-    from solver.deal import kernel_settings
+    from solver.deal import kernel_rules
     from solver.hand import evaluate
 
     variants = [R, R.replace(buy_redraws=0), R.replace(buy_redraws=3), R.replace(ante_on_win="paid"),
@@ -192,13 +192,12 @@ def test_buy_split_against_brute_force():
         if v.category < 4:  # a straight or better: buying pays often
             continue
         dead = rng.sample([c for c in range(52) if c not in cards], rng.choice([0, 0, 3]))
-        settings_ = kernel_settings(r)
         fast = _dealer.situation(np.asarray(final, np.uint8), up, np.asarray(final + dead, np.uint8),
-                                 settings_, v.payout)
+                                 kernel_rules(r), v.payout)
         brute = ref.situation(final, up, ref.unseen([*final, *dead, up]), r)
-        assert tuple(fast) == tuple(brute), (r.name, final, up, dead)
+        assert tuple(fast.counts) == tuple(brute), (r.name, final, up, dead)
         checked += 1
-        bought += fast[7] > 0
+        bought += fast.counts.buys > 0
     assert bought >= 15  # the deals above exercise the split, not only its zeros
 
 
@@ -279,14 +278,12 @@ def test_grouped_exchanges_equal_card_by_card(text, up):
     import numpy as np
 
     from solver import _dealer
-    from solver.deal import kernel_settings, payout_by_strength
-    from solver.hand import paytable_array
+    from solver.deal import kernel_rules
 
     hand, u = deal(text, up)
-    for r in (R, R.replace(buy_redraws=3, dealer_qualifier="pair")):
-        args = (np.asarray(hand, np.uint8), u, np.zeros(0, np.uint8), kernel_settings(r), payout_by_strength(r),
-                paytable_array(r), True, False, r.exchange_counts, (), False)
-        assert _dealer.solve(*args)["exchange"] == _dealer.solve(*args, card_by_card=True)["exchange"]
+    for r in (R, R.replace(buy_redraws=3, dealer_qualifier="pair", exchange_forces_bet=())):
+        args = (np.asarray(hand, np.uint8), u, np.zeros(0, np.uint8), kernel_rules(r), r.exchange_counts)
+        assert _dealer.solve(*args).exchange == _dealer.solve(*args, card_by_card=True).exchange
 
 
 @pytest.mark.slow

@@ -17,7 +17,7 @@ from solver.reference import hand as ref
 NEW_RANK = rules.DEFAULT.replace(second_rule="new_rank")
 
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def worked_examples():

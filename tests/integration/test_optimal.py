@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from solver import optimal, rules, tables
+from solver.deal import NO_MAXIMUM, kernel_rules
 from solver.returns import Returns
 
 R = rules.DEFAULT
@@ -42,7 +43,8 @@ def test_the_unit_is_every_options_rounds_multiple():
 
 def test_returns_collect_by_hand():
     """Two bets, one insured: each count lands on its result, scaled by its weight."""
-    settings = {"win_extra": 0, "tie_loses": 1, "max_payout": 1 << 40}
+    settings = kernel_rules(rules.DEFAULT)
+    assert (settings.win_extra, settings.tie_loses, settings.max_payout) == (0, True, NO_MAXIMUM)
     counts = np.asarray([[2, 1, 3, 4, 1, 50, 10, 20], [1, 0, 0, 1, 0, 0, 0, 0]], np.int64)
     r = Returns.collect(1000, 7, np.asarray([1, 2]), counts, np.asarray([2, 1]), np.asarray([4, 0]), 100,
                         settings, 1, fee=1)

@@ -111,14 +111,12 @@ def test_grouped_results_equal_card_by_card(text, up):
     import numpy as np
 
     from solver import _dealer
-    from solver.deal import kernel_settings, payout_by_strength
-    from solver.hand import paytable_array
+    from solver.deal import kernel_rules
 
     hand, u = parse_cards(text), parse_card(up)
     for r in (R, R.replace(buy_redraws=3, dealer_qualifier="pair", exchange_forces_bet=(2,))):
-        args = (np.asarray(hand, np.uint8), u, np.zeros(0, np.uint8), kernel_settings(r), payout_by_strength(r),
-                paytable_array(r), True, False, (1, 2, 3), r.exchange_forces_bet, False)
-        grouped = _dealer.solve(*args, dist=True)
-        each = _dealer.solve(*args, dist=True, card_by_card=True)
-        assert grouped["exchange_dist"] == each["exchange_dist"]
-        assert grouped["exchange"] == each["exchange"] == _dealer.solve(*args)["exchange"]
+        args = (np.asarray(hand, np.uint8), u, np.zeros(0, np.uint8), kernel_rules(r), (1, 2, 3))
+        grouped = _dealer.solve(*args, results=True)
+        each = _dealer.solve(*args, results=True, card_by_card=True)
+        assert grouped.exchange_results == each.exchange_results
+        assert grouped.exchange == each.exchange == _dealer.solve(*args).exchange

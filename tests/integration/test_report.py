@@ -13,7 +13,7 @@ from solver import _eval, optimal, report, rules, tables
 from solver.action import GROUPS
 from solver.classes import N_DEALS, enumerate_classes, rank_order
 from solver.cli import app
-from solver.deal import bet_counts, bet_value, kernel_settings, payout_by_strength
+from solver.deal import bet_counts, bet_value, kernel_rules, payout_by_strength
 from solver.errors import InputError
 from solver.hand import STRENGTH_CATEGORY
 from solver.reference import deal as ref
@@ -24,11 +24,10 @@ from solver.returns import exact_total
 def _subset(r: rules.Rules, rows: list[int]):
     hands, ups, weights = enumerate_classes()
     hands, ups, weights = hands[rows], ups[rows], weights[rows]
-    settings = kernel_settings(r)
-    out = bet_counts(hands, ups, settings, payout_by_strength(r))
+    out = bet_counts(hands, ups, r)
     strength = _eval.evaluate(np.ascontiguousarray(hands), False).astype(np.int64)
     p = payout_by_strength(r)[strength].astype(np.int64)
-    return report.Counts(weights, strength, p, out, ups >> 2, settings), hands, ups
+    return report.Counts(weights, strength, p, out, ups >> 2, kernel_rules(r)), hands, ups
 
 
 @pytest.mark.parametrize("preset", ["caribbean", "russian", "oasis"])
@@ -81,7 +80,7 @@ def test_return_table_with_buys_and_insurance_against_brute_force():
     for w, h, u in zip(c.weight.tolist(), hs.tolist(), us.tolist()):
         deck = unseen([*h, u])
         results = ref.bet_results(h, u, deck, r)
-        if ref.bet_values(h, u, deck, r)["ev"] <= -1:  # a tie folds: the simpler action (as solve)
+        if ref.bet_values(h, u, deck, r)["ev"] < -1:  # a tie is a bet (as solve)
             results = {-1: sum(results.values())}
         for result, rounds in results.items():
             expected[result] = expected.get(result, 0) + w * rounds
@@ -100,10 +99,10 @@ def test_exact_total_switches_to_python_integers():
 
 def test_bonus_counts_by_exhaustion():
     b = report.bonus_return(rules.DEFAULT)
-    assert b["counts"] == {"royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624, "full_house": 3744,
-                           "flush": 5108, "straight": 10200, "three_sevens": 4224, "sevens_two_pair": 19008}
+    assert b.counts == {"royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624, "full_house": 3744,
+                       "flush": 5108, "straight": 10200, "three_sevens": 4224, "sevens_two_pair": 19008}
     paid = 4 * 1000 + 36 * 500 + 624 * 300 + 3744 * 100 + 5108 * 50 + 10200 * 40 + 4224 * 20 + 19008 * 5
-    assert b["ev"] == Fraction(paid - (2598960 - 42948), 2598960)
+    assert b.ev == Fraction(paid - (2598960 - 42948), 2598960)
 
 
 def test_caribbean_stud_known_figures(tmp_path):
@@ -241,15 +240,15 @@ def test_results_files_make_the_report(fake_table, write_fake_results, tmp_path)
     def write(s: int, shift: int = 0) -> None:
         write_fake_results(t, s, shift)
 
-    for s in range(t.manifest["shards_total"]):
+    for s in range(t.manifest.shards_total):
         write(s)
     play = report.table_play(t, R)
-    assert play.results_shards == t.manifest["shards_total"]
+    assert play.results_shards == t.manifest.shards_total
     assert sum(play.results.results.values()) == play.results.rounds == N_DEALS * u
     assert abs(float(play.results.ev - play.ev)) < 1e-15
     counts = _subset(R, list(range(0, 5_649_150, 200_000)))[0]
     figures = report.figures(R, counts, play)
-    assert figures["optimal"].ev == play.results.ev and figures["optimal"].bet_rate == 1
+    assert figures.optimal.ev == play.results.ev and figures.optimal.bet_rate == 1
     text = report.to_markdown(figures)
     assert "## Return table of optimal play (russian)" in text and "| +10 |" in text
     assert "Every class's best action played out" in text
@@ -263,11 +262,11 @@ def test_results_files_make_the_report(fake_table, write_fake_results, tmp_path)
     optimal.results_path(t, 2).write_bytes(good.replace(b'"-3": ', b'"-3":  '))
     with pytest.raises(InputError, match="shard-00002.results.json does not match its SHA-256"):
         report.table_play(t, R)
-    del t.manifest["results"]["2"]
+    del t.manifest.results["2"]
     play = report.table_play(t, R)
-    assert play.results is None and play.results_shards == t.manifest["shards_total"] - 1
+    assert play.results is None and play.results_shards == t.manifest.shards_total - 1
     text = report.to_markdown(report.figures(R, counts, play))
-    assert f"the results of {t.manifest['shards_total'] - 1} of the table's shards" in text
+    assert f"the results of {t.manifest.shards_total - 1} of the table's shards" in text
 
 
 def test_results_refuse_a_table_whose_evs_are_not_its_actions(fake_table, tmp_path):
@@ -275,4 +274,4 @@ def test_results_refuse_a_table_whose_evs_are_not_its_actions(fake_table, tmp_pa
     R = rules.DEFAULT
     t = tables.Table(fake_table[0])
     with pytest.raises(InputError, match="not that of playing its action"):
-        optimal.shard_results(t, R, t.manifest["shards_total"] - 1)
+        optimal.shard_results(t, R, t.manifest.shards_total - 1)

@@ -32,7 +32,7 @@ def complete(fake_table, write_fake_results, tmp_path_factory):
     directory = tmp_path_factory.mktemp("complete") / "t"
     shutil.copytree(fake_table[0], directory)
     t = tables.Table(directory)
-    for s in range(t.manifest["shards_total"]):
+    for s in range(t.manifest.shards_total):
         write_fake_results(t, s)
     return directory
 
@@ -91,7 +91,7 @@ def test_bit_flips_in_every_file_of_a_complete_table(complete, tmp_path):
     names = _files(complete)
     assert len(names) == 1 + 2 * 6
     rng = random.Random(16)
-    rows = tables.read_manifest(complete)["shard_rows"]
+    rows = tables.read_manifest(complete).shard_rows
     for name in names:
         path = complete / name
         before = _flip(path, rng)

@@ -13,17 +13,16 @@ from solver import _dealer, _eval, report, rules
 from solver.cards import format_cards, parse_card, parse_cards
 from solver.classes import enumerate_classes
 from solver.deal import (
-    _kernel,
     bet_counts,
     bet_value,
     exchange_bounds,
-    kernel_settings,
+    kernel_rules,
     option_returns,
     payout_by_strength,
     solve,
 )
 from solver.errors import InputError
-from solver.hand import evaluate, paytable_array
+from solver.hand import evaluate
 from solver.reference import deal as ref
 from solver.returns import bets_returns
 
@@ -38,7 +37,7 @@ VARIANTS = [R.replace(max_payout=m) for m in (5, 8, 12, 30, 200)] + [
 def _situation(final, up, dead, r):
     v = evaluate(final, r)
     return _dealer.situation(np.asarray(final, np.uint8), up, np.asarray([*final, *dead], np.uint8),
-                             kernel_settings(r), v.payout)
+                             kernel_rules(r), v.payout)
 
 
 def test_the_setting():
@@ -66,7 +65,7 @@ def test_bets_against_every_insurance_size():
         dead = rng.sample([c for c in range(52) if c not in cards], rng.choice([0, 0, 2]))
         deck = ref.unseen([*final, *dead, up])
         fast = _situation(final, up, dead, r)
-        assert tuple(fast) == ref.situation(final, up, deck, r), (r.max_payout, format_cards(final), up, dead)
+        assert tuple(fast.counts) == ref.situation(final, up, deck, r), (r.max_payout, format_cards(final), up, dead)
         if k == 5:
             b, want = bet_value(final, up, r, (), dead), ref.bet_values(final, up, deck, r)
             assert (b.ev, b.insurance_size, b.no_insurance) == (want["ev"], want["size"], want["no_insurance"])
@@ -126,11 +125,9 @@ def test_big_exchanges_grouped_bounded_and_leading(text, up, r):
     hands the cap meets are taken one by one in both), every bound is at least its exact EV,
     and solving for the best two gives the two best of all."""
     hand, u = parse_cards(text), parse_card(up)
-    grouped = _kernel(tuple(hand), u, (), r, (3,), False)["exchange"]
-    one_by_one = _dealer.solve(
-        np.asarray(hand, np.uint8), u, np.asarray([], np.uint8), kernel_settings(r), payout_by_strength(r),
-        paytable_array(r), r.second_combination, r.second_rule == "new_rank", (3,), r.exchange_forces_bet, False,
-        card_by_card=True)["exchange"]
+    args = (np.asarray(hand, np.uint8), u, np.asarray([], np.uint8), kernel_rules(r), (3,))
+    grouped = _dealer.solve(*args).exchange
+    one_by_one = _dealer.solve(*args, card_by_card=True).exchange
     assert grouped == one_by_one
     s = solve(hand, u, r)
     for throw, most in exchange_bounds(hand, u, r, counts=(3, 4, 5)).items():
@@ -155,13 +152,13 @@ def test_batch_counts_of_a_report_under_the_cap():
         strong = [k for k in rng.sample(range(len(hands)), 4000)
                   if evaluate(hands[k].tolist(), r).category >= 3][:25]
         rows = strong + rng.sample(range(len(hands)), 15)
-        counts = bet_counts(hands[rows], ups[rows], kernel_settings(r), payout_by_strength(r))
+        counts = bet_counts(hands[rows], ups[rows], r)
         for i, k in enumerate(rows):
             b = bet_value(hands[k].tolist(), int(ups[k]), r)
             assert Fraction(int(counts[i, 7]), int(counts[i, 0] * counts[i, 6])) == b.ev
             assert counts[i, 12] == b.insurance_size
         p = payout_by_strength(r)[_eval.evaluate(np.ascontiguousarray(hands[rows]), False)]
-        played = bets_returns(counts, p.astype(np.int64), np.ones(len(rows), np.int64), kernel_settings(r),
+        played = bets_returns(counts, p.astype(np.int64), np.ones(len(rows), np.int64), kernel_rules(r),
                               r.buy_game_fee)
         assert max(played.results) <= r.max_payout
         assert report.COMPLETIONS == int(counts[0, 0])

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MODULES = ["solver", "solver.errors", "solver.manifest", "solver.cards", "solver.rules", "solver.hand",
-           "solver.reference.hand", "solver.deal", "solver.classes", "solver.returns", "solver.action", "solver.counts"]
+           "solver.reference.hand", "solver.deal", "solver.classes", "solver.returns", "solver.action", "solver.counts",
+           "solver.tables.schema"]
 
 
 @pytest.mark.parametrize("name", MODULES)

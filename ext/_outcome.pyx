@@ -1,0 +1,231 @@
+# cython: language_level=3
+"""One exchange outcome's value and results (declared in ``solver/_outcome.pxd``; docs/design.md §4)."""
+from libc.stdint cimport int64_t, uint16_t, uint32_t
+from libc.stdlib cimport abort
+from libc.string cimport memset
+from solver._bet cimport N_COUNTS, bet_with_buy
+from solver._buy cimport plain_counts
+from solver._combinatorics cimport MS_OFF
+from solver._deck cimport MAX_FLUSH, Filter, dealer_below, filter_lists, flush_filter
+from solver._eval cimport eval5, tables
+from solver._settle cimport buys, capped
+from solver._store cimport STORE, FlushValue, memo, memo_split, store_plan
+
+
+cdef Filter* dealer_flushes(Ctx* x, int sigmask) noexcept nogil:
+    # the dealer flushes left when the new cards of the up suit are sigmask: they depend on
+    # sigmask alone, so they are kept for the whole deal (at most 1,586 sets of <= 5 ranks)
+    cdef Filter* f = x.filter_of[sigmask]
+    if f == NULL:
+        if x.n_slots == MAX_SLOTS:
+            x.n_slots = 0
+            for i in range(8192):
+                x.filter_of[i] = NULL
+        f = &x.slots[x.n_slots]
+        filter_lists(f, x.slot_lists + x.n_slots * 2 * MAX_FLUSH)
+        x.n_slots += 1
+        flush_filter(x.D, sigmask, f)
+        x.filter_of[sigmask] = f
+    return f
+
+
+cdef int plan_of(Ctx* x, int player, int p) noexcept nogil:
+    # the buy plan of a player of the multiset's deck, finished for the deal's suits: the deck
+    # of every outcome of the multiset is within it, so the plan serves them all
+    cdef int u, tau
+    cdef int band = x.D.band[player]
+    for u in range(x.n_plans):
+        if x.plan_band[u] == band and x.plan_p[u] == p:
+            return u
+    u = x.n_plans
+    if u == MS_PLANS:
+        abort()  # cannot happen: two strengths (flush or not) per discard
+    x.n_plans += 1
+    x.plan_band[u] = band
+    x.plan_p[u] = p
+    x.excess_ok[u] = 0
+    x.group_ok[u] = 0
+    x.other_ok &= ~(<int64_t> 1 << u)
+    for tau in range(4):
+        x.delta_ok[u][tau] = 0
+        if x.results_cache != NULL:
+            x.results_cache.ok[u][tau] = 0
+    x.plan_id[u] = store_plan(x.D, x.st, x.a, x.ysize, player, p, x.ms, &x.plans[u])
+    if x.results_cache != NULL:
+        plain_counts(&x.plans[u], x.results_cache.plain[u])
+    return u
+
+
+cdef int64_t excess_of(Ctx* x, int u, int taken) noexcept nogil:
+    # the plan's excess when the new ranks at positions ``taken`` are of the up suit
+    if not (x.excess_ok[u] >> taken) & 1:
+        x.excess[u][taken] = memo(x.plan_id[u], 0, &x.plans[u], x.a,
+                                   x.D.ys0[x.D.sigma] & ~x.bits[taken])
+        x.excess_ok[u] |= 1 << taken
+    return x.excess[u][taken]
+
+
+cdef int taken_by_suit(Ctx* x, const int* new, int n_new, int* taken) noexcept nogil:
+    # the positions of the new ranks taken from each suit; returns those of the up suit as ranks
+    cdef int i, sigmask = 0
+    for i in range(4):
+        taken[i] = 0
+    for i in range(n_new):
+        taken[new[i] & 3] |= 1 << x.position[new[i] >> 2]
+        if (new[i] & 3) == x.D.sigma:
+            sigmask |= 1 << (new[i] >> 2)
+    return sigmask
+
+
+cdef int64_t capped_outcome(Ctx* x, const int* new, int n_new, int player, int64_t* counts) noexcept nogil:
+    # The exact value of one exchange outcome whose insurance can reach the table's maximum
+    # (_capped): the deck less its new cards, suit by suit, and bet_with_buy's buy for each size that
+    # may be best (not shared with other outcomes: such hands are few, royals mostly)
+    cdef int i, sigmask = 0
+    cdef uint16_t ys[4]
+    cdef Filter* f
+    for i in range(4):
+        ys[i] = x.D.ys0[i]
+    for i in range(n_new):
+        ys[new[i] & 3] &= ~(1 << (new[i] >> 2))
+        if (new[i] & 3) == x.D.sigma:
+            sigmask |= 1 << (new[i] >> 2)
+    f = dealer_flushes(x, sigmask)
+    return bet_with_buy(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, x.p5[player],
+                  dealer_below(x.D, x.pref, f, x.st.qualifier), x.n, x.den, counts)
+
+
+cdef int64_t outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
+    # The exact value of one exchange outcome (the new cards given card by card).
+    cdef int taken[4]
+    cdef int sigmask
+    if capped(x.st, player, x.p5[player]):
+        return capped_outcome(x, new, n_new, player, NULL)
+    sigmask = taken_by_suit(x, new, n_new, taken)
+    return up_suit_value(x, sigmask, taken[x.D.sigma], player) + other_suits(x, player, taken)
+
+
+cdef void add_results(Results* d, const int64_t* counts, int64_t times, const int64_t* split, int p) noexcept nogil:
+    # ``times`` outcomes bet against the dealer counts ``counts`` (as bet_with_buy's: the insurance
+    # taken at 11), and the split of their buys (summed over them), into their option's Results,
+    # by (P, insurance): P << 16 | insurance
+    cdef int j, k, key
+    key = (p << 16) | <int> counts[11]
+    j = 0
+    while j < d.n and d.key[j] != key:
+        j += 1
+    if j == d.n:
+        if d.n == RESULT_KEYS:
+            abort()  # cannot happen: far fewer payouts than that
+        d.n += 1
+        d.key[j] = key
+        memset(d.row[j], 0, sizeof(d.row[j]))
+    for k in range(4):
+        d.row[j][k] += times * counts[1 + k]
+        d.row[j][4 + k] += split[k]
+
+
+cdef int64_t* results_part(Ctx* x, int u, int tau, int taken) noexcept nogil:
+    # the buy's excess and split in suit tau for plan u, the new ranks at positions ``taken``
+    # of that suit: plan_excess (the up suit) or other_suit_delta, once per multiset
+    cdef int64_t* part = x.results_cache.part[u][tau][taken]
+    if not (x.results_cache.ok[u][tau] >> taken) & 1:
+        memo_split(x.plan_id[u], 0 if tau == x.D.sigma else 1, &x.plans[u], x.a, x.D.ys0[tau] & ~x.bits[taken],
+                    part)
+        x.results_cache.ok[u][tau] |= <int64_t> 1 << taken
+    return part
+
+
+cdef int64_t outcome_results(Ctx* x, const int* new, int n_new, int player, int mask) noexcept nogil:
+    """fold_floor(outcome_value) of one outcome, its results added to the Results of its discard."""
+    cdef int i, j, tau, u, p = x.p5[player]
+    cdef int taken[4]
+    cdef int sigmask = taken_by_suit(x, new, n_new, taken)
+    cdef int64_t buy[5]
+    cdef int64_t counts[N_COUNTS]
+    cdef int64_t v
+    cdef int64_t* part
+    cdef Filter* f
+    if capped(x.st, player, p):
+        v = capped_outcome(x, new, n_new, player, counts)
+        if not x.forced and v < -x.n * x.den:
+            x.results[mask].folded += 1
+        else:
+            add_results(&x.results[mask], counts, 1, counts + 7, p)
+        return fold_floor(x, v)
+    for i in range(5):
+        buy[i] = 0
+    if buys(x.st, player, p):
+        u = plan_of(x, player, p)
+        for tau in range(4):
+            part = results_part(x, u, tau, taken[tau])
+            for j in range(5):
+                buy[j] += part[j]
+    f = dealer_flushes(x, sigmask)
+    v = bet_with_buy(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p, dealer_below(x.D, x.pref, f, x.st.qualifier),
+               x.n, x.den, counts, True, buy[0])
+    if not x.forced and v < -x.n * x.den:
+        x.results[mask].folded += 1
+    else:
+        add_results(&x.results[mask], counts, 1, buy + 1, p)
+    return fold_floor(x, v)
+
+
+cdef int64_t up_suit_value(Ctx* x, int sigmask, int taken, int player) noexcept nogil:
+    # The value of an outcome but the flush draws of the dealer's buy in the suits other than
+    # the up-card's: the new cards of the up suit are the ranks sigmask (positions ``taken``).
+    cdef Filter* f = dealer_flushes(x, sigmask)
+    cdef int p = x.p5[player]
+    cdef int64_t excess = 0
+    if buys(x.st, player, p):
+        excess = excess_of(x, plan_of(x, player, p), taken)
+    return bet_with_buy(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p,
+                  dealer_below(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
+
+
+cdef int64_t other_suits(Ctx* x, int player, const int* taken) noexcept nogil:
+    # The rest of it: what the dealer's flush draws in the other suits add to the buy (only
+    # a dealer that throws the up-card draws to them), by the positions taken from each suit.
+    cdef int tau, u, p = x.p5[player]
+    cdef int64_t total = 0
+    if not x.D.any_thrown or not buys(x.st, player, p):
+        return 0
+    u = plan_of(x, player, p)
+    for tau in range(4):
+        if tau != x.D.sigma:
+            total += delta_of(x, u, tau, taken[tau])
+    return total
+
+
+cdef int64_t flush_value(Ctx* x, int i, int suit, int* new) noexcept nogil:
+    # The value of the outcome where the kept cards of discard i and the new ranks are all of
+    # ``suit``: the player has a flush. Its up-suit part is the same for the deals of one
+    # up-suit generation (Shared.flush), whichever suit it is when not the up suit.
+    cdef int j
+    cdef int taken[4]
+    cdef bint up = suit == x.D.sigma
+    cdef FlushValue* c = &STORE.flush[((MS_OFF[x.k] + x.seq - 1) * 10 + i) * 2 + up]
+    for j in range(4):
+        taken[j] = 0
+    taken[suit] = (1 << x.nr) - 1
+    if c.sgen != STORE.sgen or x.card_by_card:
+        flush_cards(x.R, x.nr, suit, new)
+        c.player = final_strength(x, x.masks[i], new)
+        if capped(x.st, c.player, x.p5[c.player]):
+            return capped_outcome(x, new, x.nr, c.player, NULL)  # not kept: capped_outcome's are its own
+        c.value = up_suit_value(x, x.bits[taken[x.D.sigma]], taken[x.D.sigma], c.player)
+        c.sgen = STORE.sgen
+    return c.value + other_suits(x, c.player, taken)
+
+
+cdef int final_strength(Ctx* x, int mask, const int* new) noexcept nogil:
+    # the strength of the kept cards of the hand and the new ones
+    cdef int j, k = 0
+    cdef int cards[5]
+    for j in range(5):
+        if not (mask >> j) & 1:
+            cards[k] = x.hand[j]
+            k += 1
+    for j in range(x.k):
+        cards[k + j] = new[j]
+    return eval5(tables(), cards[0], cards[1], cards[2], cards[3], cards[4])

@@ -1,0 +1,189 @@
+# cython: language_level=3
+"""The per-process store of the counting kernel (declared in ``solver/_store.pxd``; docs/design.md §6)."""
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdlib cimport calloc, malloc
+from libc.string cimport memcmp, memcpy, memset
+from solver._buy cimport PlanEntry, PlanKey, RankPlan, most_draws_won, plan_part, rank_plan
+from solver._combinatorics cimport N_DISTINCT, N_MS_ALL, N_MULTI
+from solver._deck cimport Deal
+from solver._eval cimport N_STRENGTH
+from solver._settle cimport Settings, win_pay
+
+
+cdef int store_alloc() except -1:
+    # the store, once per process (pages are touched only as they are used)
+    if STORE.pref != NULL:
+        return 0
+    STORE.p5 = <int32_t*> calloc(N_STRENGTH, sizeof(int32_t))
+    STORE.pref = <int64_t*> malloc(N_MS_ALL * (N_MULTI + 1) * sizeof(int64_t))
+    STORE.info = <MsInfo*> calloc(N_MS_ALL, sizeof(MsInfo))
+    STORE.pref_gen = <uint32_t*> calloc(N_MS_ALL, sizeof(uint32_t))
+    STORE.plan_head = <int32_t*> calloc(N_MS_ALL, sizeof(int32_t))
+    STORE.plan_epoch = <uint32_t*> calloc(N_MS_ALL, sizeof(uint32_t))
+    STORE.plans = <SharedPlan*> malloc(STORE_PLANS * sizeof(SharedPlan))
+    STORE.entries = <PlanEntry*> malloc(STORE_ENTRIES * sizeof(PlanEntry))
+    STORE.keys = <PlanKey*> malloc(STORE_ENTRIES * sizeof(PlanKey))
+    STORE.memo = <MemoSlot*> calloc(STORE_PLANS << MEMO_REGION, sizeof(MemoSlot))
+    STORE.vals = <int64_t*> malloc(N_MS_ALL * 10 * 32 * sizeof(int64_t))
+    STORE.flush = <FlushValue*> calloc(N_MS_ALL * 10 * 2, sizeof(FlushValue))
+    STORE.most_won = <int32_t*> calloc(2 * N_STRENGTH + 2, sizeof(int32_t))
+    STORE.most_won_gen = <uint32_t*> calloc(2 * N_STRENGTH + 2, sizeof(uint32_t))
+    STORE.memo_epoch = 1
+    if (STORE.memo == NULL or STORE.vals == NULL or STORE.flush == NULL or STORE.most_won == NULL or STORE.most_won_gen == NULL or STORE.p5 == NULL or STORE.pref == NULL or STORE.info == NULL or STORE.pref_gen == NULL or STORE.plan_head == NULL
+            or STORE.plan_epoch == NULL or STORE.plans == NULL or STORE.entries == NULL or STORE.keys == NULL):
+        raise MemoryError("no memory for the solver's shared store")
+    return 0
+
+
+cdef int results_memo_alloc() except -1:
+    # the memo of the buys' splits, once per process, when results are first asked for
+    if STORE.split_memo == NULL:
+        STORE.split_memo = <SplitSlot*> calloc(STORE_PLANS << SPLIT_REGION, sizeof(SplitSlot))
+        if STORE.split_memo == NULL:
+            raise MemoryError("no memory for the solver's memo of results")
+    return 0
+
+
+cdef void new_epoch() noexcept nogil:
+    # the plans start again, and so does the memo of their excesses
+    STORE.epoch += 1
+    STORE.memo_epoch += 1
+
+
+def clear_shared() -> None:
+    """Forget what the last rank-level deal left in the shared store (the tests compare)."""
+    STORE.gen += 1
+    STORE.sgen += 1
+    new_epoch()
+    STORE.rho = -1
+
+
+def shared_state() -> dict:
+    """The shared store: its generation (one per rank-level deal met) and the plans it holds."""
+    return {"generation": STORE.gen, "plans": STORE.n_plans, "entries": STORE.used}
+
+
+cdef void store_begin(const Deal* D, const Settings* st, const int32_t* p5, const uint8_t* hand) noexcept nogil:
+    # keep the store if the deal's rank-level key is the last one's, else start a generation
+    cdef int hand_ranks[5]
+    cdef int i
+    for i in range(5):
+        hand_ranks[i] = hand[i] >> 2
+    if (STORE.rho == D.rho and memcmp(STORE.a0, D.a0, sizeof(STORE.a0)) == 0
+            and memcmp(STORE.hand, hand_ranks, sizeof(STORE.hand)) == 0
+            and memcmp(&STORE.st, st, sizeof(Settings)) == 0
+            and memcmp(STORE.p5, p5, N_STRENGTH * sizeof(int32_t)) == 0 and STORE.gen != 0):
+        if STORE.ys_up != D.ys0[D.sigma]:
+            STORE.ys_up = D.ys0[D.sigma]
+            STORE.sgen += 1
+        return
+    STORE.gen += 1
+    STORE.sgen += 1
+    STORE.ys_up = D.ys0[D.sigma]
+    new_epoch()
+    STORE.rho = D.rho
+    memcpy(STORE.a0, D.a0, sizeof(STORE.a0))
+    memcpy(STORE.hand, hand_ranks, sizeof(STORE.hand))
+    memcpy(&STORE.st, st, sizeof(Settings))
+    memcpy(STORE.p5, p5, N_STRENGTH * sizeof(int32_t))
+    STORE.n_plans = 0
+    STORE.used = 0
+
+
+cdef void store_room(int plans) noexcept nogil:
+    # room for ``plans`` more plans; when full, the plans start again (none is in use between
+    # two multisets, so nothing handed out is overwritten)
+    if STORE.n_plans + plans > STORE_PLANS or STORE.used + plans * N_DISTINCT > STORE_ENTRIES:
+        new_epoch()
+        STORE.n_plans = 0
+        STORE.used = 0
+
+
+cdef int store_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int p,
+                      int ms, RankPlan* out) noexcept nogil:
+    # the rank-level buy plan of the deck a (the deal's less the multiset ms) and the player's
+    # band, and its place in the store (for memo)
+    cdef int u, band = D.band[player]
+    cdef SharedPlan* s
+    if STORE.plan_epoch[ms] == STORE.epoch:
+        u = STORE.plan_head[ms]
+        while u >= 0:
+            if STORE.plans[u].band == band and STORE.plans[u].p == p:
+                out[0] = STORE.plans[u].r
+                return u
+            u = STORE.plans[u].next
+    else:
+        STORE.plan_epoch[ms] = STORE.epoch
+        STORE.plan_head[ms] = -1
+    s = &STORE.plans[STORE.n_plans]
+    s.band = band
+    s.p = p
+    s.next = STORE.plan_head[ms]
+    STORE.plan_head[ms] = STORE.n_plans
+    STORE.n_plans += 1
+    s.r.e = STORE.entries + STORE.used
+    s.r.key = STORE.keys + STORE.used
+    if STORE.most_won_gen[band] != STORE.gen:
+        STORE.most_won[band] = most_draws_won(D, player)
+        STORE.most_won_gen[band] = STORE.gen
+    rank_plan(D, st, a, ysize, player, win_pay(st, p), &s.r, STORE.most_won[band])
+    STORE.used += s.r.n
+    out[0] = s.r
+    return STORE.n_plans - 1
+
+
+cdef void memo_split(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
+                      int64_t* part) noexcept nogil:
+    """plan_part with its split into ``part`` (5: the excess, then the split), as memo keeps
+    values: once while the plan is in the store (``plan`` < 0: not kept)."""
+    cdef uint32_t key = (<uint32_t> kind << 13) | ys
+    cdef SplitSlot* region = STORE.split_memo + (<int64_t> plan << SPLIT_REGION)
+    cdef uint32_t i = (key * <uint32_t> 2654435761) >> (32 - SPLIT_REGION), probes = 0
+    if plan >= 0:
+        while region[i].epoch == STORE.memo_epoch:
+            if region[i].key == key:
+                memcpy(part, region[i].part, 5 * sizeof(int64_t))
+                return
+            i = (i + 1) & ((1 << SPLIT_REGION) - 1)
+            probes += 1
+            if probes == (1 << SPLIT_REGION):
+                plan = -1  # the page is full: computed, not kept
+                break
+    memset(part, 0, 5 * sizeof(int64_t))
+    part[0] = plan_part(kind, R, a, ys, part + 1)
+    if plan >= 0:
+        region[i].key = key
+        region[i].epoch = STORE.memo_epoch
+        memcpy(region[i].part, part, 5 * sizeof(int64_t))
+
+
+cdef int64_t memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
+                   int64_t* split=NULL) noexcept nogil:
+    """plan_excess (kind 0) or other_suit_delta (kind 1) of the rank plan ``R`` for the unseen
+    cards ``ys`` of a suit, computed once while the plan is in the store (``plan``: its place;
+    -1 for a plan of one's own, not kept). With ``split``, computed (the memo keeps no split)."""
+    cdef uint32_t key = (<uint32_t> kind << 13) | ys
+    # each plan has its own page: the lookups of one multiset's plans stay in a few cache lines
+    # and pages (a hash over the whole table missed the cache and the TLB on most lookups)
+    cdef MemoSlot* region = STORE.memo + (<int64_t> plan << MEMO_REGION)
+    cdef uint32_t i = (key * <uint32_t> 2654435761) >> (32 - MEMO_REGION), probes = 0
+    cdef MemoSlot* slot
+    cdef int64_t value
+    if plan < 0 or split != NULL:
+        return plan_part(kind, R, a, ys, split)
+    if R.n_thrown == 0 and (kind == 1 or R.n == 0):
+        return 0 if kind == 1 else R.base  # nothing to look up (no memory touched)
+    while region[i].epoch == STORE.memo_epoch:
+        if region[i].key == key:
+            return region[i].value
+        i = (i + 1) & ((1 << MEMO_REGION) - 1)
+        probes += 1
+        if probes == (1 << MEMO_REGION):
+            # the page is full: computed, not kept
+            return plan_part(kind, R, a, ys)
+    value = plan_part(kind, R, a, ys)
+    slot = &region[i]
+    slot.key = key
+    slot.epoch = STORE.memo_epoch
+    slot.value = value
+    return value

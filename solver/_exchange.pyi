@@ -1,0 +1,1 @@
+"""Stubs of ``ext/_exchange.pyx``: exchange outcomes, for the kernels (cimport), none for Python."""

@@ -1,0 +1,162 @@
+# The per-process store (docs/design.md §6): what the suit classes of one rank-level deal share --
+# the blind prefix of every multiset of new ranks, the rank-level buy plans and the memo of their
+# suit corrections, the values of groups of exchange outcomes -- kept while consecutive deals have
+# the same ranks. One store per process (``STORE``); ``solve`` holds the GIL, so one deal at a time.
+#
+# Glossary: a *generation* (gen) is one rank-level deal met; an *up-suit generation* (sgen) one
+# set of unseen cards in the up-card's suit within it; an *epoch* one filling of the plans.
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from solver._buy cimport PlanEntry, PlanKey, RankPlan, plan_part
+from solver._combinatorics cimport N_MULTI, int128
+from solver._deck cimport Deal, blind_prefix
+from solver._settle cimport Settings
+
+cdef enum:
+    STORE_ENTRIES = 1 << 23       # plan entries the shared store holds (256 MB at most)
+    STORE_PLANS = 1 << 16
+    MEMO_REGION = 8               # the memo of plan excesses and deltas: a page of 256 slots per
+                                  # plan (STORE_PLANS of them: 256 MB at most, touched as used)
+
+
+cdef struct SharedPlan:
+    int band, p, next
+    RankPlan r
+
+
+cdef struct MsInfo:
+    # a multiset of new ranks: the dealer hands below the qualifier by ranks, and for each
+    # discard (by its place in Ctx.masks) the player's strength when the new cards make no
+    # flush and the blind counts below it and below the next strength. Kept in the order the
+    # multisets are met (the same for every deal of a generation), so that they are read in
+    # sequence, not from all over memory.
+    uint32_t gen
+    int32_t ms
+    int64_t nq_blind
+    int32_t player[10]
+    int64_t blind[10][2]
+    # What the deals of one up-suit generation (Shared.sgen) share, for each discard: the sum
+    # over the groups of new cards of their outcomes' value without the player's flushes and
+    # the flush draws of the other suits (groups that need the card-by-card path left out when
+    # that does not depend on the other suits: ``unsafe``, by sigmask), and each group's
+    # value (Shared.vals). Valid for a discard when its sgen and forced are the store's and the call's.
+    uint32_t sgen[10]                 # by discard: solved for only some of them (Ctx.wanted)
+    int32_t forced[10]
+    uint32_t unsafe[10]
+    int128 total[10]
+
+
+cdef struct FlushValue:
+    # the up-suit part of a flush outcome (flush_value) for one up-suit generation
+    uint32_t sgen
+    int32_t player
+    int64_t value
+
+
+cdef struct MemoSlot:
+    uint32_t key                      # kind << 13 | ys (the page is the plan's)
+    uint32_t epoch                    # the slot is empty unless this is Shared.memo_epoch
+    int64_t value
+
+
+cdef enum:
+    SPLIT_REGION = 6              # the memo of the buys' splits (results): 64 slots per plan
+
+
+cdef struct SplitSlot:
+    # as MemoSlot: the excess and the split of the buys (add_split), for results (Results)
+    uint32_t key
+    uint32_t epoch
+    int64_t part[5]
+
+
+cdef struct Shared:
+    # What the suit classes of one rank-level deal share (docs/design.md §6): the blind prefix of
+    # every multiset of new ranks and the rank-level buy plans. They depend on the deck's rank
+    # counts, the up rank, the settings and the payouts only: while those stay the same, deals
+    # solved one after the other (a table build in rank order) reuse them.
+    uint32_t gen                      # of the key below; 0: nothing yet
+    uint32_t epoch                    # of the plans (new on each generation and when full)
+    int rho
+    int a0[13]
+    int hand[5]                       # the hand's ranks, in the order of the discard masks
+    Settings st
+    int32_t* p5
+    int64_t* pref                     # N_MS_ALL rows of N_MULTI + 1
+    MsInfo* info                      # N_MS_ALL: multisets of k cards from MS_OFF[k], in the order met
+    uint32_t* pref_gen                # the generation of each row
+    int32_t* plan_head                # by multiset: its first plan (a list by band and payout)
+    uint32_t* plan_epoch
+    SharedPlan* plans
+    int n_plans
+    PlanEntry* entries
+    PlanKey* keys
+    int64_t used
+    # the excesses and deltas of the plans for each suit's unseen cards met so far: deals of
+    # the same ranks differ in few of them (a few patterns of the hand's suits)
+    MemoSlot* memo
+    uint32_t memo_epoch               # new with each plan epoch
+    SplitSlot* split_memo             # allocated when results are first asked for
+    # the up suit's unseen cards and their generation: the suit classes of a rank-level deal
+    # with the same cards in the up suit (solved one after the other) share the dealer's
+    # flushes and the up suit's part of the buy, so every group's value (MsInfo)
+    uint16_t ys_up
+    uint32_t sgen
+    int64_t* vals                     # N_MS_ALL * 10 * 32: each group's value (MsInfo)
+    FlushValue* flush                 # N_MS_ALL * 10 * 2: by discard, in the up suit or not
+    int32_t* most_won                 # by band: most_draws_won of its players, for this generation
+    uint32_t* most_won_gen
+    # by discard mask: the sum of multiset_bound over every multiset, for this generation and
+    # a bet forced after the exchange or not (it depends on the ranks alone)
+    int128 plain[32]
+    uint32_t plain_gen[32]
+    int32_t plain_forced[32]
+
+
+cdef Shared STORE
+
+
+cdef int store_alloc() except -1
+
+
+cdef int results_memo_alloc() except -1
+
+
+cdef void new_epoch() noexcept nogil
+
+
+cdef void store_begin(const Deal* D, const Settings* st, const int32_t* p5, const uint8_t* hand) noexcept nogil
+
+
+cdef inline int64_t* store_pref(const Deal* D, const int* a, int ms) noexcept nogil:
+    # the blind prefix of the deck a (the deal's deck less the multiset ms)
+    cdef int64_t* pref = STORE.pref + ms * (N_MULTI + 1)
+    if STORE.pref_gen[ms] != STORE.gen:
+        blind_prefix(D, a, pref)
+        STORE.pref_gen[ms] = STORE.gen
+    return pref
+
+
+cdef void store_room(int plans) noexcept nogil
+
+
+cdef int store_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int p,
+                      int ms, RankPlan* out) noexcept nogil
+
+
+cdef void memo_split(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
+                      int64_t* part) noexcept nogil
+
+
+cdef int64_t memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
+                   int64_t* split=*) noexcept nogil
+
+
+cdef inline int64_t deck_excess(int plan, const RankPlan* R, const int* a, const uint16_t* ys,
+                                 int sigma, int64_t* split=NULL) noexcept nogil:
+    # the whole excess of a deck (ys: its cards by suit), flush draws in every suit included
+    cdef int64_t total = memo(plan, 0, R, a, ys[sigma], split)
+    cdef int tau
+    for tau in range(4):
+        if tau != sigma:
+            total += memo(plan, 1, R, a, ys[tau], split)
+    return total
