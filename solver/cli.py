@@ -101,6 +101,9 @@ rules_app = typer.Typer(help="Show rule settings.", context_settings=CONTEXT, no
 app.add_typer(rules_app, name="rules")
 tables_app = typer.Typer(help="Build and query strategy tables.", context_settings=CONTEXT, no_args_is_help=True)
 app.add_typer(tables_app, name="tables")
+strategy_app = typer.Typer(help="Strategy cards people can play, costed exactly.", context_settings=CONTEXT,
+                           no_args_is_help=True)
+app.add_typer(strategy_app, name="strategy")
 
 _err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)   # messages may hold any text
 
@@ -504,6 +507,28 @@ def report(
     markdown = report_mod.write(sets, directory, _report_hooks(), jobs, table, build)
     typer.echo(markdown, nl=False)
     _err.print(f"written: {directory}/report.md, report.json and the charts", highlight=False)
+
+
+@strategy_app.command("check")
+def strategy_check(
+    file: Annotated[str, typer.Argument(help="The strategy card: a TOML file (docs/strategy.md), or the name of "
+                                        "one installed with rpoker (caribbean-published, ...).")],
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: the "
+                                              "card's own.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes.")] = 1,
+    as_json: JsonOption = False,
+) -> None:
+    """Exact EV, house edge and cost against optimal play of a strategy card, over every deal."""
+    from . import strategy as strategy_mod
+
+    card = strategy_mod.load(file)
+    r = rules_mod.load(rules or card.rules)
+    with _progress(f"counting {r.name}:", "classes") as progress:
+        result = strategy_mod.check(card, r, jobs, progress)
+    if as_json:
+        typer.echo(json.dumps(strategy_mod.to_json(result), indent=1))
+    else:
+        typer.echo(strategy_mod.to_text(result), nl=False)
 
 
 def _report_hooks() -> Hooks:

@@ -17,18 +17,22 @@ def _pct(x: Fraction) -> str:
     return f"{float(x) * 100:+.9f} %"
 
 
+def strategy_json(s: Strategy) -> dict[str, Any]:
+    """A strategy's totals, rates and return table as JSON data (exact fractions beside floats)."""
+    frac = fraction_json
+    return {"name": s.name, "net_total_over_cycle": frac(s.total), "ev_per_ante": frac(s.ev),
+            "house_edge": frac(-s.ev), "average_wager": frac(s.average_wager),
+            "element_of_risk": frac(s.element_of_risk), "bet_rate": frac(s.bet_rate),
+            "insured_rate": frac(s.insured_rate), "buy_rate": frac(s.buy_rate), "std": s.std(),
+            "rounds_per_deal_completion": s.unit,
+            "returns": [{"result": r, "count": k, "probability": frac(s.probability(k)),
+                         "ev_share": frac(s.probability(r * k))} for r, k in s.results.items()]}
+
+
 def to_json(f: Figures) -> dict[str, Any]:
     """The figures as JSON data: exact fractions as "num/den" strings next to floats."""
     frac = fraction_json
-
-    def strat(s: Strategy) -> dict[str, Any]:
-        return {"name": s.name, "net_total_over_cycle": frac(s.total), "ev_per_ante": frac(s.ev),
-                "house_edge": frac(-s.ev), "average_wager": frac(s.average_wager),
-                "element_of_risk": frac(s.element_of_risk), "bet_rate": frac(s.bet_rate),
-                "insured_rate": frac(s.insured_rate), "buy_rate": frac(s.buy_rate), "std": s.std(),
-                "rounds_per_deal_completion": s.unit,
-                "returns": [{"result": r, "count": k, "probability": frac(s.probability(k)),
-                             "ev_share": frac(s.probability(r * k))} for r, k in s.results.items()]}
+    strat = strategy_json
 
     def play(t: TablePlay) -> dict[str, Any]:
         return {"table": t.table, "ev_per_ante": frac(t.ev), "house_edge": frac(-t.ev), "error_bound": t.error,

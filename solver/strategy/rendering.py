@@ -1,0 +1,50 @@
+"""A strategy check as plain text (the card, its exact cost, where it loses) and as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..classes import N_DEALS
+from ..report.rendering import strategy_json
+from ..report_deal import fraction_json
+from .check import CardCheck
+
+
+def to_text(c: CardCheck) -> str:
+    """The card with its exact figures next to optimal play, in the manner of a game analysis."""
+    p, o = c.played, c.optimal
+    lines = [f"strategy {c.card.name!r} ({c.card.path}), rules {c.rules.name!r}", "",
+             f"EV per ante     {float(p.ev):+.9f}   (exact {p.ev.numerator}/{p.ev.denominator})",
+             f"house edge      {float(-p.ev) * 100:.6f} %",
+             f"optimal play    {float(o.ev):+.9f}   (house edge {float(-o.ev) * 100:.6f} %)",
+             f"cost            {float(c.cost):.9f} per ante ({float(c.cost) * 100:.6f} % of the ante)",
+             f"first action not the best in {c.differ:,} of {N_DEALS:,} deals ({c.differ / N_DEALS * 100:.4f} %)",
+             f"bet rate {float(p.bet_rate) * 100:.4f} %, element of risk {float(p.element_of_risk) * 100:.6f} %, "
+             f"standard deviation {p.std():.6f}", "",
+             "rules (line of the file: deals it decides, departures from the best, cost per ante):"]
+    for lc in c.lines:
+        lines.append(f"  line {lc.rule.line:>3}  {lc.rule.words()}")
+        lines.append(f"            {lc.deals:,} deals, {lc.departures:,} departures, cost {float(lc.cost):.9f}")
+    if c.departures:
+        lines += ["", "costliest departures (hand, up-card: the card's action, the best; deals; loss per deal; "
+                      "share of the cost):"]
+        for d in c.departures:
+            lines.append(f"  {d.hand}, up {d.up}: {d.action}, best {d.best}; {d.deals:,} deals; "
+                         f"{float(d.loss):.6f}; {float(d.cost) * 100:.2f} %")
+    lines += ["", "return table (net result: probability):"]
+    lines += [f"  {r:+d}: {float(p.probability(k)):.12f}" for r, k in p.results.items()]
+    return "\n".join(lines) + "\n"
+
+
+def to_json(c: CardCheck) -> dict[str, Any]:
+    """The check as JSON data: exact fractions as "num/den" strings next to floats."""
+    frac = fraction_json
+    return {
+        "strategy": c.card.name, "file": c.card.path, "rules": c.rules.name, "fingerprint": c.rules.fingerprint,
+        "played": strategy_json(c.played), "optimal": strategy_json(c.optimal), "cost_per_ante": frac(c.cost),
+        "differ": {"deals": c.differ, "of": N_DEALS},
+        "lines": [{"line": lc.rule.line, "rule": lc.rule.words(), "deals": lc.deals, "departures": lc.departures,
+                   "cost_per_ante": frac(lc.cost)} for lc in c.lines],
+        "departures": [{"hand": d.hand, "up": d.up, "action": d.action, "best": d.best, "deals": d.deals,
+                        "loss_per_deal": frac(d.loss), "share_of_cost": frac(d.cost)} for d in c.departures],
+    }

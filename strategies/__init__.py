@@ -1,0 +1,1 @@
+"""The strategy cards shipped with rpoker, installed as the package data ``solver.strategies``."""

@@ -1,0 +1,112 @@
+"""Strategy cards: the file format, the decisions, and their exact cost against optimal play."""
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from solver import report, rules, strategy
+from solver.cards import parse_card, parse_cards
+from solver.classes import enumerate_classes
+from solver.cli import app
+from solver.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[2]
+CARIBBEAN = rules.load("caribbean")
+
+
+@pytest.fixture(scope="module")
+def counts():
+    return report.class_counts(CARIBBEAN, 2)
+
+
+def _card(text: str, name: str = "t.toml") -> strategy.StrategyCard:
+    return strategy.parse(f'rules = "caribbean"\n{text}', name)
+
+
+def test_fixed_strategies_and_optimal_play_equal_the_report(counts):
+    """Cards stating the report's fixed strategies give its exact totals; a card of optimal
+    actions is optimal play and costs nothing."""
+    figures = report.figures(CARIBBEAN, counts)
+    cards = ['[[first]]\ndo = "bet"',
+             '[[first]]\nwhen = { category = "pair+" }\ndo = "bet"\n[[first]]\ndo = "fold"',
+             '[[first]]\nwhen = { category = "ak+" }\ndo = "bet"\n[[first]]\ndo = "fold"']
+    for text, fixed in zip(cards, figures.fixed):
+        c = strategy.check(_card(text), CARIBBEAN, counts=counts)
+        assert c.played.results == fixed.results and c.played.ev == fixed.ev
+        assert c.cost == figures.optimal.ev - fixed.ev > 0
+    best = strategy.check(_card('[[first]]\ndo = "optimal"'), CARIBBEAN, counts=counts)
+    assert best.cost == 0 and best.differ == 0 and best.played.results == figures.optimal.results
+
+
+def test_the_published_strategy_decides_as_its_words_say(counts):
+    """The shipped published card against a plain reading of its words, card by card, on
+    random classes; its cost is small and adds up from its lines."""
+    card = strategy.load(ROOT / "strategies" / "caribbean-published.toml")
+    hands, ups, _ = enumerate_classes()
+    rows = random.Random(3).sample(range(len(hands)), 3000)
+    line = card.decide(strategy.Seen.of(hands[rows], ups[rows]))
+    for k, i in zip(rows, line.tolist()):
+        ranks = sorted((c >> 2 for c in hands[k].tolist()), reverse=True)
+        up = int(ups[k]) >> 2
+        category = int(strategy.Seen.of(hands[k:k + 1], ups[k:k + 1]).category[0])
+        ak = category == 1
+        raise_ak = ak and ((up <= 10 and up in ranks) or (up >= 11 and (10 in ranks or 9 in ranks))
+                           or (10 in ranks and up < ranks[3]))
+        assert (card.first[i].action == "bet") == (category >= 2 or raise_ak), (hands[k], ups[k])
+    c = strategy.check(card, CARIBBEAN, counts=counts)
+    assert 0 < c.cost < 1e-4 and sum(lc.cost for lc in c.lines) == c.cost
+    assert sum(lc.deals for lc in c.lines) == 122_151_120 and sum(lc.departures for lc in c.lines) == c.differ
+
+
+def test_the_shipped_cards_load_by_name():
+    assert {"caribbean-published", "caribbean-akj83", "caribbean-ak-matching"} <= set(strategy.shipped())
+    assert strategy.load("caribbean-akj83").rules == "caribbean"
+
+
+def test_conditions():
+    seen = strategy.Seen.of(np.asarray([parse_cards("Ah Kd Jc 8s 3h"), parse_cards("Ah Kd Jc 8s 2h"),
+                                        parse_cards("9h 9d 4c 4s 2h")]),
+                            np.asarray([parse_card("8c"), parse_card("Qc"), parse_card("3s")]))
+    card = _card("\n".join(f"[[first]]\nwhen = {{ {w} }}\ndo = \"bet\"" for w in [
+        'at_least = "A K J 8 3"', 'up = "Q-A", holds = "J"', 'group = "9", up_below = 4', 'up_matches = true']))
+    assert [card.first[i].holds(seen).tolist() for i in range(4)] == [
+        [True, False, False], [False, True, False], [False, False, True], [True, False, False]]
+    assert card.decide(seen).tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[[first]]\nwhen = { colour = "red" }\ndo = "bet"', "line 2: unknown condition 'colour'"),
+    ('[[first]]\ndo = "bet"\n[[first]]\nwhen = { up = "2-X" }\ndo = "bet"', "line 4: up: '2-X' is not a rank"),
+    ('[[first]]\nwhen = { up = "Q-2" }\ndo = "bet"', "line 2: up: the range 'Q-2' runs from the higher"),
+    ('[[first]]\ndo = "raise"', "line 2: do must be one of bet, fold, optimal, not 'raise'"),
+    ('[[first]]\nwhen = { category = "pair" }\ndo = "bet"', "no rule decides"),
+    ('[[first]\ndo = "bet"', "not valid TOML"),
+])
+def test_a_bad_card_is_one_line_naming_its_place(tmp_path, counts, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(f'rules = "caribbean"\n{text}\n')
+    with pytest.raises(InputError, match=message.replace("(", r"\(")):
+        strategy.check(strategy.load(path), CARIBBEAN, counts=counts)
+
+
+@pytest.mark.slow
+def test_the_command_end_to_end():
+    out = CliRunner().invoke(app, ["strategy", "check", str(ROOT / "strategies" / "caribbean-ak-matching.toml"),
+                                   "--json", "--jobs", "2"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["rules"] == "caribbean" and data["played"]["ev_per_ante"]["value"] < data["optimal"]["ev_per_ante"][
+        "value"]
+
+
+def test_the_command_refuses(tmp_path):
+    bad = tmp_path / "draws.toml"
+    bad.write_text('rules = "russian"\n[[first]]\ndo = "bet"\n')
+    out = CliRunner().invoke(app, ["strategy", "check", str(bad)])
+    assert out.exit_code == 2 and "offer an exchange or a sixth card" in out.stderr
+    out = CliRunner().invoke(app, ["strategy", "check", str(tmp_path / "none.toml")])
+    assert out.exit_code == 2 and "cannot read the strategy file" in out.stderr
