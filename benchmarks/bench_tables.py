@@ -26,6 +26,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,6 +36,7 @@ import numpy as np
 from solver import rules, tables
 from solver.cards import format_cards
 from solver.classes import N_CLASSES, PERM_CARD, enumerate_classes, rank_order
+from solver.manifest import MANIFEST
 
 SHIPPED = Path(__file__).resolve().parent.parent / "tables" / "russian-compact"
 
@@ -61,7 +63,7 @@ def _time_build(hands: np.ndarray, ups: np.ndarray, windows: list[np.ndarray], j
 
 
 def _time_queries(rng: random.Random, hands: np.ndarray, ups: np.ndarray) -> None:
-    if not (SHIPPED / tables.MANIFEST).is_file():
+    if not (SHIPPED / MANIFEST).is_file():
         print(f"no shipped table at {SHIPPED}: queries not timed")
         return
     table = tables.Table(SHIPPED)
@@ -70,7 +72,7 @@ def _time_queries(rng: random.Random, hands: np.ndarray, ups: np.ndarray) -> Non
         perm = rng.randrange(24)
         return [int(PERM_CARD[perm][c]) for c in hands[row]], int(PERM_CARD[perm][ups[row]])
 
-    shards = rng.sample(range(table.manifest["shards_total"]), 5)
+    shards = rng.sample(range(table.manifest.shards_total), 5)
     first, warm = [], []
     for shard in shards:
         rows = [rng.randrange(shard * tables.SHARD_ROWS, min(N_CLASSES, (shard + 1) * tables.SHARD_ROWS))
@@ -87,8 +89,10 @@ def _time_queries(rng: random.Random, hands: np.ndarray, ups: np.ndarray) -> Non
     for _ in range(5):
         hand, up = deal_of(rng.randrange(N_CLASSES))
         t = time.perf_counter()
+        # from another folder: the installed package, not the source folder of the same name
         subprocess.run([sys.executable, "-m", "solver", "tables", "query", format_cards(hand), "--up",
-                        format_cards([up]), "--table", str(SHIPPED)], check=True, capture_output=True)
+                        format_cards([up]), "--table", str(SHIPPED)], check=True, capture_output=True,
+                       cwd=tempfile.gettempdir())
         cli.append(time.perf_counter() - t)
     print(f"rpoker tables query end to end: median {statistics.median(cli):.2f} s "
           f"({', '.join(f'{x:.2f}' for x in cli)})")

@@ -1,9 +1,9 @@
 # cython: language_level=3
 """Buying the dealer a game (declared in ``solver/_buy.pxd``; docs/design.md §3)."""
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int8_t, int64_t, uint16_t
 from libc.string cimport memmove, memset
 from libc.stdlib cimport free, malloc
-from solver._combinatorics cimport N_DISTINCT, POP, popcount
+from solver._combinatorics cimport N_DISTINCT, POP
 from solver._deck cimport Deal, Draws, draws_below
 from solver._settle cimport Settings, buys_at, falling
 

@@ -1,10 +1,10 @@
 # cython: language_level=3
 """The dealer's counts for a deck (declared in ``solver/_deck.pxd``; docs/design.md §2)."""
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 from solver._combinatorics cimport BINOM, DS_MASK, MS_M, MS_N, MS_R, MS_RANK, N_DISTINCT, N_MULTI, RK, key_of_mask
-from solver._eval cimport EvalTables, N_STRENGTH, eval5, tables
+from solver._eval cimport EvalTables, N_STRENGTH, tables
 
 
 cdef void _draws_add(Draws* d, int strength, int r) noexcept nogil:

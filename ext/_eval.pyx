@@ -6,7 +6,7 @@ Private: ``solver.hand`` is the typed wrapper. The tables are built once at impo
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t
 from libc.string cimport memset
 
 cnp.import_array()

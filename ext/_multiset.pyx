@@ -118,6 +118,7 @@ cdef int64_t group_parts(Ctx* x, int u, int sigmask, int128* total, int64_t* spl
     to one outcome. The grouped sum of both passes, values and results."""
     cdef int e, k, tau, tmask
     cdef int64_t d, w, dmin, low = 0
+    cdef int128 sum = 0
     cdef int64_t* part
     if not (x.wl_ok >> sigmask) & 1:
         group_weights(x, sigmask)
@@ -133,10 +134,12 @@ cdef int64_t group_parts(Ctx* x, int u, int sigmask, int128* total, int64_t* spl
                 d = part[0]
             else:
                 d = delta_of(x, u, tau, tmask)
-                total[0] += (<int128> w) * d
+                sum += (<int128> w) * d
             if d < dmin:
                 dmin = d
         low += dmin
+    if total != NULL:
+        total[0] += sum
     return low
 
 

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """One exchange outcome's value and results (declared in ``solver/_outcome.pxd``; docs/design.md §4)."""
-from libc.stdint cimport int64_t, uint16_t, uint32_t
+from libc.stdint cimport int64_t, uint16_t
 from libc.stdlib cimport abort
 from libc.string cimport memset
 from solver._bet cimport N_COUNTS, bet_with_buy
@@ -12,32 +12,26 @@ from solver._settle cimport buys, capped
 from solver._store cimport STORE, FlushValue, memo, memo_split, store_plan
 
 
-cdef Filter* dealer_flushes(Ctx* x, int sigmask) noexcept nogil:
-    # the dealer flushes left when the new cards of the up suit are sigmask: they depend on
-    # sigmask alone, so they are kept for the whole deal (at most 1,586 sets of <= 5 ranks)
-    cdef Filter* f = x.filter_of[sigmask]
-    if f == NULL:
-        if x.n_slots == MAX_SLOTS:
-            x.n_slots = 0
-            for i in range(8192):
-                x.filter_of[i] = NULL
-        f = &x.slots[x.n_slots]
-        filter_lists(f, x.slot_lists + x.n_slots * 2 * MAX_FLUSH)
-        x.n_slots += 1
-        flush_filter(x.D, sigmask, f)
-        x.filter_of[sigmask] = f
+cdef Filter* new_dealer_flushes(Ctx* x, int sigmask) noexcept nogil:
+    # the dealer flushes left for a sigmask met for the first time in the deal (at most 1,586
+    # sets of <= 5 ranks), kept by sigmask
+    cdef Filter* f
+    if x.n_slots == MAX_SLOTS:
+        x.n_slots = 0
+        for i in range(8192):
+            x.filter_of[i] = NULL
+    f = &x.slots[x.n_slots]
+    filter_lists(f, x.slot_lists + x.n_slots * 2 * MAX_FLUSH)
+    x.n_slots += 1
+    flush_filter(x.D, sigmask, f)
+    x.filter_of[sigmask] = f
     return f
 
 
-cdef int plan_of(Ctx* x, int player, int p) noexcept nogil:
-    # the buy plan of a player of the multiset's deck, finished for the deal's suits: the deck
-    # of every outcome of the multiset is within it, so the plan serves them all
-    cdef int u, tau
+cdef int new_plan(Ctx* x, int player, int p) noexcept nogil:
+    # a plan of the multiset for the player's band and payout, not met yet (plan_of)
+    cdef int u = x.n_plans, tau
     cdef int band = x.D.band[player]
-    for u in range(x.n_plans):
-        if x.plan_band[u] == band and x.plan_p[u] == p:
-            return u
-    u = x.n_plans
     if u == MS_PLANS:
         abort()  # cannot happen: two strengths (flush or not) per discard
     x.n_plans += 1
@@ -54,27 +48,6 @@ cdef int plan_of(Ctx* x, int player, int p) noexcept nogil:
     if x.results_cache != NULL:
         plain_counts(&x.plans[u], x.results_cache.plain[u])
     return u
-
-
-cdef int64_t excess_of(Ctx* x, int u, int taken) noexcept nogil:
-    # the plan's excess when the new ranks at positions ``taken`` are of the up suit
-    if not (x.excess_ok[u] >> taken) & 1:
-        x.excess[u][taken] = memo(x.plan_id[u], 0, &x.plans[u], x.a,
-                                   x.D.ys0[x.D.sigma] & ~x.bits[taken])
-        x.excess_ok[u] |= 1 << taken
-    return x.excess[u][taken]
-
-
-cdef int taken_by_suit(Ctx* x, const int* new, int n_new, int* taken) noexcept nogil:
-    # the positions of the new ranks taken from each suit; returns those of the up suit as ranks
-    cdef int i, sigmask = 0
-    for i in range(4):
-        taken[i] = 0
-    for i in range(n_new):
-        taken[new[i] & 3] |= 1 << x.position[new[i] >> 2]
-        if (new[i] & 3) == x.D.sigma:
-            sigmask |= 1 << (new[i] >> 2)
-    return sigmask
 
 
 cdef int64_t capped_outcome(Ctx* x, const int* new, int n_new, int player, int64_t* counts) noexcept nogil:
@@ -216,16 +189,3 @@ cdef int64_t flush_value(Ctx* x, int i, int suit, int* new) noexcept nogil:
         c.value = up_suit_value(x, x.bits[taken[x.D.sigma]], taken[x.D.sigma], c.player)
         c.sgen = STORE.sgen
     return c.value + other_suits(x, c.player, taken)
-
-
-cdef int final_strength(Ctx* x, int mask, const int* new) noexcept nogil:
-    # the strength of the kept cards of the hand and the new ones
-    cdef int j, k = 0
-    cdef int cards[5]
-    for j in range(5):
-        if not (mask >> j) & 1:
-            cards[k] = x.hand[j]
-            k += 1
-    for j in range(x.k):
-        cards[k + j] = new[j]
-    return eval5(tables(), cards[0], cards[1], cards[2], cards[3], cards[4])

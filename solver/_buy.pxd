@@ -1,10 +1,9 @@
 # Buying the dealer a game (docs/design.md §3): a rank plan per deck and player band -- the value
 # of buying for each non-qualifying rank set of the dealer, suits aside (``rank_plan``) -- and
 # the suit corrections (``plan_excess`` for the up suit, ``other_suit_delta`` for each other).
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t
-from libc.string cimport memmove, memset
-from solver._combinatorics cimport N_DISTINCT
-from solver._deck cimport Deal, Draws
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t
+from libc.string cimport memset
+from solver._deck cimport Deal
 from solver._settle cimport Settings
 
 

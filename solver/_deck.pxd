@@ -2,7 +2,7 @@
 # hidden rank multisets by strength, its buyable rank sets and their draws), the blind prefix
 # sums of a deck's rank counts, and the filters of the up suit's flushes. ``dealer_below`` is
 # what the rest of the kernel asks: how many dealer hands are weaker than a strength.
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t
 from solver._combinatorics cimport N_DISTINCT, N_MULTI
 from solver._eval cimport N_STRENGTH
 

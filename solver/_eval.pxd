@@ -1,6 +1,6 @@
 # Hand evaluation kernel, shared with the other kernels through this declaration file.
 # A hand's strength is a dense index 0..7461 in the order of RULES §2: equal index = tie.
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t
 
 cdef enum:
     N_STRENGTH = 7462

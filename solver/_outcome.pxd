@@ -7,10 +7,11 @@
 # dealer's counts); ``taken`` the positions (into Ctx.R, the multiset's distinct ranks) of the
 # new ranks drawn from one suit; ``u`` a plan's place in Ctx.plans; ``n * den`` the denominator
 # of a value (dealer hands, draw sequences of a buy).
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from solver._buy cimport RankPlan
 from solver._combinatorics cimport N_DISTINCT, int128
 from solver._deck cimport Deal, Filter
+from solver._eval cimport eval5, tables
 from solver._settle cimport Settings
 from solver._store cimport memo
 
@@ -114,13 +115,36 @@ cdef struct Ctx:
     int unsafe_masks[64]
 
 
-cdef Filter* dealer_flushes(Ctx* x, int sigmask) noexcept nogil
+cdef Filter* new_dealer_flushes(Ctx* x, int sigmask) noexcept nogil
 
 
-cdef int plan_of(Ctx* x, int player, int p) noexcept nogil
+cdef inline Filter* dealer_flushes(Ctx* x, int sigmask) noexcept nogil:
+    # the dealer flushes left when the new cards of the up suit are sigmask: they depend on
+    # sigmask alone, so they are kept for the whole deal (made once: new_dealer_flushes)
+    cdef Filter* f = x.filter_of[sigmask]
+    return f if f != NULL else new_dealer_flushes(x, sigmask)
 
 
-cdef int64_t excess_of(Ctx* x, int u, int taken) noexcept nogil
+cdef int new_plan(Ctx* x, int player, int p) noexcept nogil
+
+
+cdef inline int plan_of(Ctx* x, int player, int p) noexcept nogil:
+    # the buy plan of a player of the multiset's deck (its place in Ctx.plans), finished for the
+    # deal's suits: the deck of every outcome of the multiset is within it, so the plan serves
+    # them all (made once: new_plan)
+    cdef int u, band = x.D.band[player]
+    for u in range(x.n_plans):
+        if x.plan_band[u] == band and x.plan_p[u] == p:
+            return u
+    return new_plan(x, player, p)
+
+
+cdef inline int64_t excess_of(Ctx* x, int u, int taken) noexcept nogil:
+    # the plan's excess when the new ranks at positions ``taken`` are of the up suit
+    if not (x.excess_ok[u] >> taken) & 1:
+        x.excess[u][taken] = memo(x.plan_id[u], 0, &x.plans[u], x.a, x.D.ys0[x.D.sigma] & ~x.bits[taken])
+        x.excess_ok[u] |= 1 << taken
+    return x.excess[u][taken]
 
 
 cdef inline int64_t delta_of(Ctx* x, int u, int tau, int taken) noexcept nogil:
@@ -132,7 +156,16 @@ cdef inline int64_t delta_of(Ctx* x, int u, int tau, int taken) noexcept nogil:
     return x.delta[u][tau][taken]
 
 
-cdef int taken_by_suit(Ctx* x, const int* new, int n_new, int* taken) noexcept nogil
+cdef inline int taken_by_suit(Ctx* x, const int* new, int n_new, int* taken) noexcept nogil:
+    # the positions of the new ranks taken from each suit; returns those of the up suit as ranks
+    cdef int i, sigmask = 0
+    for i in range(4):
+        taken[i] = 0
+    for i in range(n_new):
+        taken[new[i] & 3] |= 1 << x.position[new[i] >> 2]
+        if (new[i] & 3) == x.D.sigma:
+            sigmask |= 1 << (new[i] >> 2)
+    return sigmask
 
 
 cdef int64_t capped_outcome(Ctx* x, const int* new, int n_new, int player, int64_t* counts) noexcept nogil
@@ -165,7 +198,17 @@ cdef inline int64_t fold_floor(Ctx* x, int64_t v) noexcept nogil:
     return v if x.forced or v >= floor else floor
 
 
-cdef int final_strength(Ctx* x, int mask, const int* new) noexcept nogil
+cdef inline int final_strength(Ctx* x, int mask, const int* new) noexcept nogil:
+    # the strength of the kept cards of the hand and the new ones
+    cdef int j, k = 0
+    cdef int cards[5]
+    for j in range(5):
+        if not (mask >> j) & 1:
+            cards[k] = x.hand[j]
+            k += 1
+    for j in range(x.k):
+        cards[k + j] = new[j]
+    return eval5(tables(), cards[0], cards[1], cards[2], cards[3], cards[4])
 
 
 cdef inline void flush_cards(const int* R, int nr, int suit, int* new) noexcept nogil:

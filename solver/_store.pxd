@@ -147,8 +147,36 @@ cdef void memo_split(int plan, int kind, const RankPlan* R, const int* a, uint16
                       int64_t* part) noexcept nogil
 
 
-cdef int64_t memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
-                   int64_t* split=*) noexcept nogil
+cdef inline int64_t memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
+                          int64_t* split=NULL) noexcept nogil:
+    """plan_excess (kind 0) or other_suit_delta (kind 1) of the rank plan ``R`` for the unseen
+    cards ``ys`` of a suit, computed once while the plan is in the store (``plan``: its place;
+    -1 for a plan of one's own, not kept). With ``split``, computed (the memo keeps no split)."""
+    cdef uint32_t key = (<uint32_t> kind << 13) | ys
+    # each plan has its own page: the lookups of one multiset's plans stay in a few cache lines
+    # and pages (a hash over the whole table missed the cache and the TLB on most lookups)
+    cdef MemoSlot* region = STORE.memo + (<int64_t> plan << MEMO_REGION)
+    cdef uint32_t i = (key * <uint32_t> 2654435761) >> (32 - MEMO_REGION), probes = 0
+    cdef MemoSlot* slot
+    cdef int64_t value
+    if plan < 0 or split != NULL:
+        return plan_part(kind, R, a, ys, split)
+    if R.n_thrown == 0 and (kind == 1 or R.n == 0):
+        return 0 if kind == 1 else R.base  # nothing to look up (no memory touched)
+    while region[i].epoch == STORE.memo_epoch:
+        if region[i].key == key:
+            return region[i].value
+        i = (i + 1) & ((1 << MEMO_REGION) - 1)
+        probes += 1
+        if probes == (1 << MEMO_REGION):
+            # the page is full: computed, not kept
+            return plan_part(kind, R, a, ys)
+    value = plan_part(kind, R, a, ys)
+    slot = &region[i]
+    slot.key = key
+    slot.epoch = STORE.memo_epoch
+    slot.value = value
+    return value
 
 
 cdef inline int64_t deck_excess(int plan, const RankPlan* R, const int* a, const uint16_t* ys,
