@@ -19,7 +19,7 @@ import numpy as np
 
 from ..cards import RANK_NAMES, format_cards
 from ..category import LABELS
-from ..classes import N_DEALS, enumerate_classes, rank_order
+from ..classes import enumerate_classes, rank_order
 from ..counts import BET
 from ..errors import InputError
 from ..report.counting import Counts, Strategy, class_counts, optimal_bet, strategy
@@ -107,7 +107,7 @@ def check(card: StrategyCard, rules: Rules, jobs: int = 1, progress: Callable[[i
                            Fraction(exact_total(c.weight[line == i], loss[line == i]), total * unit))
                   for i, rule in enumerate(card.first))
     return CardCheck(card, rules, played, optimal, int(c.weight[differ].sum()), lines,
-                     _departures(hands, ups, c.weight, loss, bet, total, unit, cost))
+                     _departures(seen, c.weight, loss, bet, total, unit, cost))
 
 
 @cache
@@ -119,14 +119,15 @@ def _classes() -> tuple[np.ndarray, np.ndarray, Seen]:
     return hands, ups, Seen.of(hands, ups)
 
 
-def _departures(hands: np.ndarray, ups: np.ndarray, weight: np.ndarray, loss: np.ndarray, bet: np.ndarray,
-                total: int, unit: int, cost: Fraction) -> tuple[Departure, ...]:
-    """The costliest departures, by hand (ranks and category) and up-card rank."""
+def _departures(seen: Seen, weight: np.ndarray, loss: np.ndarray, bet: np.ndarray, total: int, unit: int,
+                cost: Fraction) -> tuple[Departure, ...]:
+    """The costliest departures, by hand (ranks and category) and up-card rank (``seen``: of
+    every class, as ``_classes``)."""
     lost = np.flatnonzero(loss > 0)
     if not len(lost):
         return ()
-    seen = Seen.of(hands[lost], ups[lost])
-    key = ((seen.ranks @ (13 ** np.arange(4, -1, -1))) * 11 + seen.category) * 13 + seen.up
+    ranks, category, up = seen.ranks[lost], seen.category[lost], seen.up[lost]
+    key = ((ranks @ (13 ** np.arange(4, -1, -1))) * 11 + category) * 13 + up
     keys, group = np.unique(key, return_inverse=True)
     weighted = weight[lost].astype(np.float64) * loss[lost]
     rough = np.bincount(group, weighted)
@@ -136,14 +137,10 @@ def _departures(hands: np.ndarray, ups: np.ndarray, weight: np.ndarray, loss: np
         first = int(np.flatnonzero(group == g)[0])
         deals = int(weight[members].sum())
         lost_total = exact_total(weight[members], loss[members])
-        ranks = " ".join(RANK_NAMES[r] for r in seen.ranks[first])
+        named = " ".join(RANK_NAMES[r] for r in ranks[first])
         action = "bet" if bet[members[0]] else "fold"
-        out.append(Departure(f"{ranks} ({LABELS[int(seen.category[first])]})", RANK_NAMES[int(seen.up[first])],
+        out.append(Departure(f"{named} ({LABELS[int(category[first])]})", RANK_NAMES[int(up[first])],
                              action, "fold" if action == "bet" else "bet", deals, Fraction(lost_total, deals * unit),
                              Fraction(lost_total, total * unit) / cost if cost else Fraction(0)))
     return tuple(out)
 
-
-def deals_share(deals: int) -> Fraction:
-    """A number of deals as a share of all (hand, up-card) deals."""
-    return Fraction(deals, N_DEALS)
