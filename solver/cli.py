@@ -144,15 +144,6 @@ def _out_dir(value: str | None, default: Path) -> Path:
     return Path(value)
 
 
-def _located(r: rules_mod.Rules, table: str | None) -> tables_mod.Table:
-    """The table of ``r`` that a command needs: named, or found; an error when there is none."""
-    found = tables_mod.locate(r, table)
-    if found is None:
-        raise InputError(f"no table of the rules {r.name} ({r.fingerprint}) in {tables_mod.where()}; "
-                         "use --table, or build one with `rpoker tables build`")
-    return found
-
-
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"rpoker {__version__}")
@@ -424,7 +415,7 @@ def tables_check(
 ) -> None:
     """Verify a complete table: checksums, classes and weights, results, spot checks against the solver."""
     r = rules_mod.load(rules)
-    found = _located(r, table)
+    found = tables_mod.required(r, table)
     result = tables_mod.check(found, r, spot)
     typer.echo(f"{found.directory}: {result.shards} shards, {result.rows:,} classes of total weight "
                f"{result.weight:,}, checksums and classes verified, the results of {result.results} shards "
@@ -442,7 +433,7 @@ def tables_results(
     from . import optimal
 
     r = rules_mod.load(rules)
-    found = _located(r, table)
+    found = tables_mod.required(r, table)
     with _progress("playing out", "shards") as progress:
         done = optimal.compute(found, r, jobs, progress)
     _err.print(f"{found.directory}: results of {len(done)} shards counted, "
@@ -458,7 +449,7 @@ def tables_compact(
 ) -> None:
     """Write the compact table of a full one: best action and EV, runner-up and EV, insurance."""
     r = rules_mod.load(rules)
-    found = _located(r, table)
+    found = tables_mod.required(r, table)
     directory = _out_dir(out, Path("tables") / f"{r.name}-compact")
     with _progress("compacting", "shards") as progress:
         result = tables_mod.compact(found, directory, progress)
@@ -479,7 +470,7 @@ def tables_query(
     """The best action of a deal, read from a strategy table (no solving)."""
     r = rules_mod.load(rules)
     hand_cards, up_card = parse_cards(cards, count=5, what="hand"), parse_card(up)
-    found = _located(r, table)
+    found = tables_mod.required(r, table)
     _print_answer(found, found.lookup(hand_cards, up_card), r, as_json)
 
 
@@ -516,15 +507,26 @@ def strategy_check(
     rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: the "
                                               "card's own.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes.")] = 1,
+    table: TableOption = None,
+    work: Annotated[str | None, typer.Option("--work", help="Rules with draws: the folder that keeps the counts "
+                                             "of the deals played otherwise than the best, so that a check stopped "
+                                             "resumes (default: $RPOKER_CACHE, else ~/.cache/rpoker).")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Exact EV, house edge and cost against optimal play of a strategy card, over every deal."""
+    """Exact EV, house edge and cost against optimal play of a strategy card, over every deal.
+
+    Under rules with an exchange or a sixth card it reads the rules' complete strategy table with
+    the results of optimal play (`rpoker tables results`) and plays out the deals where the card
+    takes another action than the best; the later decisions are the solver's."""
     from . import strategy as strategy_mod
 
+    if work is not None and not work.strip():
+        raise InputError("--work is empty: name a directory")
     card = strategy_mod.load(file)
     r = rules_mod.load(rules or card.rules)
-    with _progress(f"counting {r.name}:", "classes") as progress:
-        result = strategy_mod.check(card, r, jobs, progress)
+    label = "classes played otherwise" if r.draws else "classes"
+    with _progress(f"counting {r.name}:", label) as progress:
+        result = strategy_mod.check(card, r, jobs, progress, table=table, work=Path(work) if work else None)
     if as_json:
         typer.echo(json.dumps(strategy_mod.to_json(result), indent=1))
     else:

@@ -78,7 +78,13 @@ class Returns:
         ``bet_results``), each row ``weight`` times; ``fee``: the option's, paid in every round."""
         weight = np.asarray(weight, np.int64)
         results: dict[int, int] = {-1 - fee: folded} if folded else {}
+        small = len(weight) <= SMALL       # one deal's final hands: summed as Python ints at once
         for result, count in bet_results(bet_counts, p, size, unit, kernel, buy_fee):
+            if small:
+                for r, k, w in zip(result.tolist(), count.tolist(), weight.tolist()):
+                    if k:
+                        results[r - fee] = results.get(r - fee, 0) + k * w
+                continue
             sel = count != 0
             for r in np.unique(result[sel]).tolist():
                 at = sel & (result == r)
@@ -148,11 +154,15 @@ def bets_returns(counts: np.ndarray, p: np.ndarray, weight: np.ndarray, kernel: 
     return r
 
 
+SMALL = 256
+"""Up to this many rows, sums are taken as Python ints directly (faster than numpy's checks)."""
+
+
 def exact_total(weight: np.ndarray, values: np.ndarray) -> int:
     """Exact sum of weight * value: 64-bit products (checked), summed in blocks as Python ints."""
     weight, values = np.asarray(weight, np.int64), np.asarray(values, np.int64)
-    if not len(values):
-        return 0
+    if len(values) <= SMALL:
+        return sum(w * v for w, v in zip(weight.tolist(), values.tolist()))
     if int(np.abs(values).max()) * int(weight.max()) * 4096 >= 2**63:
         return sum(int(w) * int(v) for w, v in zip(weight.tolist(), values.tolist()))
     products = weight * values

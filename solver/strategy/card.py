@@ -30,31 +30,30 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ..cards import RANK_NAMES, RANKS
+from ..action import KINDS
+from ..cards import RANK_NAMES, format_cards
 from ..category import CATEGORIES, LABELS
 from ..errors import InputError
+from ..rules import Rules
 from .hands import Seen
+from .keep import NO_HAND, Keep, rank_set
 
-#: the first actions a rule may take; ``optimal``: the solver's best first action for that deal
-FIRST_ACTIONS = ("bet", "fold", "optimal")
+#: the first actions a rule may take; ``exchange`` says what it keeps (``keep``); ``optimal``: the
+#: solver's best first action for that deal (``except = "sixth_card"``: its best other than a sixth card)
+FIRST_ACTIONS = ("bet", "fold", "sixth_card", "exchange", "optimal")
+#: what ``except`` may leave out of ``optimal``
+EXCEPT = ("sixth_card",)
+SIXTH_CARD = KINDS.index("sixth_card")
 _ORDINAL = ("", "highest", "second-highest", "third-highest", "fourth-highest", "lowest")
 
 
 def _ranks(spec: Any, what: str) -> frozenset[int]:
-    """Ranks written as "A", "2-Q", "A,K" or "Q J" (T or 10 for ten)."""
+    """Ranks written as "A", "2-Q", "J+", "A,K" or "Q J" (T or 10 for ten)."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"{what} must be ranks such as \"A\", \"2-Q\" or \"Q,J\", not {spec!r}")
     out: set[int] = set()
     for token in spec.replace(",", " ").split():
-        low, _, high = token.partition("-")
-        try:
-            a = RANKS.index(low.upper().replace("10", "T"))
-            b = RANKS.index(high.upper().replace("10", "T")) if high else a
-        except ValueError:
-            raise ValueError(f"{what}: {token!r} is not a rank or a range of ranks (2-9, T, J, Q, K, A)") from None
-        if b < a:
-            raise ValueError(f"{what}: the range {token!r} runs from the higher rank to the lower")
-        out.update(range(a, b + 1))
+        out |= rank_set(token, what)
     return frozenset(out)
 
 
@@ -98,12 +97,24 @@ def _condition(key: str, value: Any) -> tuple[Test, str]:
             return held
         named = [RANK_NAMES[r] for r in sorted(ranks, reverse=True)]
         return holds, f"holding a {' or a '.join(named)}" if len(named) <= 3 else f"holding one of {_rank_words(ranks)}"
+    if key == "holds_all":
+        ranks = _ranks(value, "holds_all")
+
+        def holds_all(s: Seen) -> np.ndarray:
+            held = np.ones(len(s.ranks), bool)
+            for r in ranks:
+                held &= (s.ranks == r).any(axis=1)
+            return held
+        return holds_all, f"holding {' and '.join(RANK_NAMES[r] for r in sorted(ranks, reverse=True))}"
     if key == "group":
         ranks = _ranks(value, "group")
         return (lambda s: np.isin(s.group, list(ranks))), f"pair (or more) of {_rank_words(ranks)}"
     if key == "at_least":
-        floor = [RANKS.index(t.upper().replace("10", "T")) if t.upper().replace("10", "T") in RANKS else -1
-                 for t in str(value).replace(",", " ").split()]
+        try:
+            sets = [rank_set(t, "at_least") for t in str(value).replace(",", " ").split()]
+        except ValueError:
+            sets = []
+        floor = [min(r) if len(r) == 1 else -1 for r in sets]
         if not 1 <= len(floor) <= 5 or -1 in floor or floor != sorted(floor, reverse=True):
             raise ValueError(f"at_least must be up to five ranks from the highest, e.g. \"A K J 8 3\", not {value!r}")
 
@@ -119,8 +130,42 @@ def _condition(key: str, value: Any) -> tuple[Test, str]:
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 5:
             raise ValueError(f"up_below must be a card's place in the hand from the highest, 1 to 5, not {value!r}")
         return (lambda s: s.up < s.ranks[:, value - 1]), f"the up-card below the hand's {_ORDINAL[value]} card"
-    raise ValueError(f"unknown condition {key!r} (known: category, up, up_matches, holds, group, at_least, "
-                     "up_below)")
+    if key in DRAWS:
+        return _draw(key, value)
+    if key == "to_straight":
+        return _straight(value)
+    raise ValueError(f"unknown condition {key!r} (known: {', '.join(CONDITIONS)})")
+
+
+#: draw conditions: the least and most cards they may ask for, what a person calls them
+DRAWS = {"to_flush": (3, 5, "a flush"), "to_straight_flush": (3, 5, "a straight flush"),
+         "to_royal": (2, 5, "a royal flush")}
+STRAIGHT_DRAWS = {"open": ("an open-ended straight draw (or a straight)", 2, 13),
+                  "inside": ("an inside straight draw", 1, 1), "any": ("four to a straight (or a straight)", 1, 13)}
+CONDITIONS = ("category", "up", "up_matches", "holds", "holds_all", "group", "at_least", "up_below", *DRAWS,
+              "to_straight")
+
+
+def _draw(key: str, value: Any) -> tuple[Test, str]:
+    """``to_flush = 4`` (n or more cards of one suit), ``to_straight_flush``, ``to_royal``."""
+    least, most, name = DRAWS[key]
+    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
+        raise ValueError(f"{key} must be a number of cards, {least} to {most}, not {value!r}")
+    attribute = key
+
+    def holds(s: Seen) -> np.ndarray:
+        held: np.ndarray = getattr(s, attribute) >= value
+        return held
+    return holds, f"{value} or more cards to {name}"
+
+
+def _straight(value: Any) -> tuple[Test, str]:
+    """``to_straight = "open"``: four cards to a straight, completed by two ranks (or a straight
+    made); ``"inside"``: by one rank; ``"any"``: either."""
+    if value not in STRAIGHT_DRAWS:
+        raise ValueError(f"to_straight must be one of {', '.join(STRAIGHT_DRAWS)}, not {value!r}")
+    words, low, high = STRAIGHT_DRAWS[value]
+    return (lambda s: (s.straight_outs >= low) & (s.straight_outs <= high)), words
 
 
 @dataclass(frozen=True)
@@ -131,6 +176,8 @@ class Rule:
     tests: tuple[Test, ...]
     conditions: tuple[str, ...]                 # in plain words
     action: str
+    keep: Keep | None = None                    # an exchange's cards kept
+    avoid: str | None = None                    # ``optimal`` except this kind of action
 
     def holds(self, seen: Seen) -> np.ndarray:
         out = np.ones(len(seen.up), bool)
@@ -139,7 +186,15 @@ class Rule:
         return out
 
     def words(self) -> str:
-        return f"{', '.join(self.conditions) or 'any hand'}: {self.action}"
+        return f"{', '.join(self.conditions) or 'any hand'}: {self.action_words()}"
+
+    def action_words(self) -> str:
+        """The action in plain words: ``bet``, ``sixth card``, ``keep the pair``, ``optimal``."""
+        if self.keep is not None:
+            return self.keep.text()
+        if self.avoid is not None:
+            return f"optimal, but no {self.avoid.replace('_', ' ')}"
+        return self.action.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -158,6 +213,52 @@ class StrategyCard:
         for i, rule in enumerate(self.first):
             line[(line < 0) & rule.holds(seen)] = i
         return line
+
+    def codes(self, seen: Seen, line: np.ndarray, rules: Rules, best: np.ndarray,
+              second: np.ndarray | None = None) -> np.ndarray:
+        """The first action each deal's rule (``line``: ``decide``) takes, as a strategy table
+        codes it over the deal's cards (``Action.code``), under ``rules``; ``best`` and ``second``:
+        the table codes of the best action and the runner-up. A rule whose action a deal cannot take
+        (an exchange of a count the rules do not offer, a keep naming no card) is an error naming
+        its line and such a deal."""
+        out = np.empty(len(seen), np.int64)
+        for i, rule in enumerate(self.first):
+            at = np.flatnonzero(line == i)
+            if not len(at):
+                continue
+            where = f"strategy file {self.path}, line {rule.line}"
+            if rule.action == "optimal":
+                code = best[at]
+                if rule.avoid == "sixth_card":
+                    if second is None:   # pragma: no cover - every table keeps its runner-up
+                        raise InputError(f"{where}: the runner-up of each deal is not known")
+                    code = np.where(code == SIXTH_CARD, second[at], code)
+            elif rule.action != "exchange":
+                if rule.action == "sixth_card" and not rules.sixth_card:
+                    raise InputError(f"{where}: the rules {rules.name!r} offer no sixth card")
+                code = np.full(len(at), KINDS.index(rule.action))
+            else:
+                assert rule.keep is not None
+                kept = rule.keep.kept(seen.take(at))
+                throw = 31 & ~kept
+                counts = np.asarray([bin(t).count("1") for t in range(32)])[throw]
+                bad = (kept == NO_HAND) | ~np.isin(counts, rules.exchange_counts)
+                if bad.any():
+                    k = int(np.argmax(bad))
+                    up = RANK_NAMES[seen.up[at[k]]]
+                    deal = f"{format_cards(seen.hands[at[k]].tolist())} against the up-card {up}"
+                    if kept[k] == NO_HAND:
+                        why = f"{rule.keep.text()} names no card of {deal}"
+                    elif counts[k] == 0:
+                        why = f"{rule.keep.text()} keeps all five cards of {deal}: that is no exchange"
+                    else:
+                        allowed = ", ".join(map(str, rules.exchange_counts)) or "none"
+                        why = (f"{rule.keep.text()} exchanges {counts[k]} cards of {deal}; the rules {rules.name!r} "
+                               f"allow exchanging {allowed}")
+                    raise InputError(f"{where}: {why}")
+                code = 2 + throw
+            out[at] = code
+        return out
 
 
 def _header_lines(text: str, table: str) -> list[int]:
@@ -185,12 +286,23 @@ def parse(text: str, path: str) -> StrategyCard:
     for i, entry in enumerate(first):
         line = lines[i] if i < len(lines) else 0
         where = f"strategy file {path}, line {line}" if line else f"strategy file {path}, rule {i + 1} of [[first]]"
-        extra = set(entry) - {"when", "do"}
+        extra = set(entry) - {"when", "do", "keep", "except"}
         if extra:
-            raise InputError(f"{where}: unknown key {sorted(extra)[0]!r} (a rule has when and do)")
+            raise InputError(f"{where}: unknown key {sorted(extra)[0]!r} (a rule has when, do, keep and except)")
         action = entry.get("do")
         if action not in FIRST_ACTIONS:
             raise InputError(f"{where}: do must be one of {', '.join(FIRST_ACTIONS)}, not {action!r}")
+        if ("keep" in entry) != (action == "exchange"):
+            raise InputError(f"{where}: " + ("an exchange says what it keeps, e.g. keep = \"pair\""
+                                              if action == "exchange" else "keep goes with do = \"exchange\""))
+        avoid = entry.get("except")
+        if avoid is not None and (action != "optimal" or avoid not in EXCEPT):
+            raise InputError(f"{where}: except goes with do = \"optimal\" and may be {', '.join(EXCEPT)}, "
+                             f"not {avoid!r}")
+        try:
+            keep = Keep.parse(entry["keep"]) if "keep" in entry else None
+        except ValueError as exc:
+            raise InputError(f"{where}: {exc}") from None
         when = entry.get("when", {})
         if not isinstance(when, dict):
             raise InputError(f"{where}: when must be a table of conditions, e.g. when = {{ category = \"pair+\" }}")
@@ -198,7 +310,7 @@ def parse(text: str, path: str) -> StrategyCard:
             parts = [_condition(key, value) for key, value in when.items()]
         except ValueError as exc:
             raise InputError(f"{where}: {exc}") from None
-        rules.append(Rule(line, tuple(t for t, _ in parts), tuple(w for _, w in parts), action))
+        rules.append(Rule(line, tuple(t for t, _ in parts), tuple(w for _, w in parts), action, keep, avoid))
     return StrategyCard(str(data.get("name") or Path(path).stem), data["rules"], tuple(rules), path)
 
 

@@ -1,11 +1,14 @@
 """The exact cost of a strategy card against optimal play, over the full cycle of deals.
 
-Every class of (hand, up-card) is decided by the card's first matching rule; the bet of each
-class is counted exactly by the kernel (``report.class_counts``: its best insurance and buys
-included), so the card's EV, its return table and its cost against optimal play are exact
-fractions, and the cost is the sum of what each class loses (checked against the difference of
-the two EVs). So far for rules without an exchange or a sixth card, where the first decision is
-the only one a person makes (Caribbean Stud and its kind).
+Every class of (hand, up-card) is decided by the card's first matching rule, whose action is
+resolved to the class's cards (``StrategyCard.codes``). Under rules without an exchange or a
+sixth card the bet of each class is counted exactly by the kernel (``report.class_counts``: its
+best insurance and buys included). Under rules with them, the rules' strategy table gives the
+best action of each class and optimal play's results, and the classes the card plays otherwise
+are played out both ways (``departing``); the later decisions (bet or fold after the draw, the
+insurance, buying a game) are the solver's. Either way the card's EV, its return table and its
+cost are exact, and the cost is the sum of what each class loses (checked against the
+difference of the two EVs).
 """
 
 from __future__ import annotations
@@ -14,18 +17,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
+from ..action import Action
 from ..cards import RANK_NAMES, format_cards
 from ..category import LABELS
-from ..classes import enumerate_classes, rank_order
+from ..classes import N_DEALS, enumerate_classes, rank_order
 from ..counts import BET
 from ..errors import InputError
-from ..report.counting import Counts, Strategy, class_counts, optimal_bet, strategy
+from ..optimal import unit as rounds_unit
+from ..report.counting import COMPLETIONS, Counts, Strategy, class_counts, optimal_bet, strategy
 from ..returns import exact_total
 from ..rules import Rules
 from .card import Rule, StrategyCard
+from .departing import TableCodes, departures, optimal_returns, played_returns
 from .hands import Seen
 
 DEPARTURES = 10
@@ -45,8 +52,9 @@ class LineCost:
 
 @dataclass(frozen=True)
 class Departure:
-    """Deals of one hand (ranks, category) against one up-card rank where the card's first action
-    is not the best: how many, what each loses (per ante), and its share of the card's cost."""
+    """Deals of one hand (ranks, category, the most cards of one suit) against one up-card rank
+    where the card's first action is not the best: how many, what each loses (per ante), and its
+    share of the card's cost; the actions are those of its costliest class."""
 
     hand: str
     up: str
@@ -76,38 +84,70 @@ class CardCheck:
 
 
 def check(card: StrategyCard, rules: Rules, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
-          counts: Counts | None = None) -> CardCheck:
-    """Play ``card`` under ``rules`` over every deal, exactly (``counts``: the classes' bet counts
-    of these rules, ``report.class_counts``, when they are at hand)."""
+          counts: Counts | None = None, table: str | Path | None = None, work: Path | None = None) -> CardCheck:
+    """Play ``card`` under ``rules`` over every deal, exactly. Without draws: ``counts``, the
+    classes' bet counts of these rules (``report.class_counts``) when they are at hand. With
+    draws: the rules' complete ``table`` (default: found as ``tables.locate`` finds it) with the
+    results of optimal play counted, ``work`` the folder that keeps the departures' counts
+    (``departing.work_root``)."""
     if rules.draws:
-        raise InputError(f"the rules {rules.name!r} offer an exchange or a sixth card: rpoker strategy check counts "
-                         "strategies for rules without them so far (Caribbean Stud and its kind)")
+        return _check_drawing(card, rules, jobs, progress, table, work)
     c = counts if counts is not None else class_counts(rules, jobs, progress)
     hands, ups, seen = _classes()
+    line = _decided(card, seen, hands, ups)
+    best = optimal_bet(c).astype(np.int64)
+    played = card.codes(seen, line, rules, best)
+    optimal = strategy("optimal", c, rules, best == 1)
+    # what each class loses: values over n * den, the same for every class of a full deck
+    n, den, value = (c.counts[:, BET[k]] for k in ("n", "den", "value"))
+    folded = -n * den
+    loss = np.maximum(value, folded) - np.where(played == 1, value, folded)
+    return _assemble(card, rules, seen, line, c.weight, played, best, loss, int(n[0]) * int(den[0]),
+                     strategy(card.name, c, rules, played == 1), optimal)
+
+
+def _check_drawing(card: StrategyCard, rules: Rules, jobs: int, progress: Callable[[int, int], None] | None,
+                   table: str | Path | None, work: Path | None) -> CardCheck:
+    codes = TableCodes.read(rules, table)
+    optimal = optimal_returns(rules, codes.table)
+    hands, ups, _ = enumerate_classes()       # in key order: the order of the table's rows
+    seen = Seen.of(hands, ups)
+    line = _decided(card, seen, hands, ups)
+    played = card.codes(seen, line, rules, codes.best, codes.second)
+    moved = departures(rules, codes, played, jobs, progress, work)
+    loss = np.zeros(len(played), np.int64)
+    loss[moved.rows] = moved.loss
+    pairs = N_DEALS * COMPLETIONS
+    return _assemble(card, rules, seen, line, codes.weight, played, codes.best, loss, rounds_unit(rules),
+                     Strategy.of(card.name, played_returns(optimal, moved), pairs),
+                     Strategy.of("optimal", optimal, pairs))
+
+
+def _decided(card: StrategyCard, seen: Seen, hands: np.ndarray, ups: np.ndarray) -> np.ndarray:
+    """The rule deciding each class; an error names a class no rule decides."""
     line = card.decide(seen)
     if (line < 0).any():
         k = int(np.argmax(line < 0))
         raise InputError(f"strategy file {card.path}: no rule decides {format_cards(hands[k].tolist())} against "
                          f"the up-card {RANK_NAMES[int(ups[k]) >> 2]}: end the card with a rule without conditions")
-    best = optimal_bet(c)
-    action = np.asarray([r.action for r in card.first])[line]
-    bet = np.where(action == "optimal", best, action == "bet")
-    played = strategy(card.name, c, rules, bet)
-    optimal = strategy("optimal", c, rules, best)
-    # what each class loses: values over n * den, the same for every class of a full deck
-    n, den, value = (c.counts[:, BET[k]] for k in ("n", "den", "value"))
-    unit = int(n[0]) * int(den[0])
-    loss = np.maximum(value, -n * den) - np.where(bet, value, -n * den)
-    total = int(c.weight.sum())
-    cost = Fraction(exact_total(c.weight, loss), total * unit)
-    if cost != optimal.ev - played.ev:
+    return line
+
+
+def _assemble(card: StrategyCard, rules: Rules, seen: Seen, line: np.ndarray, weight: np.ndarray,
+              played: np.ndarray, best: np.ndarray, loss: np.ndarray, unit: int, mine: Strategy,
+              optimal: Strategy) -> CardCheck:
+    """The check from each class's rule, action codes (the card's, the best) and loss (over
+    ``unit`` per deal), and the two strategies' totals; the losses must add up to the cost."""
+    total = int(weight.sum())
+    cost = Fraction(exact_total(weight, loss), total * unit)
+    if cost != optimal.ev - mine.ev:
         raise AssertionError("the losses of the classes do not add up to the difference of the EVs")
-    differ = bet != best
-    lines = tuple(LineCost(rule, int(c.weight[line == i].sum()), int(c.weight[(line == i) & differ].sum()),
-                           Fraction(exact_total(c.weight[line == i], loss[line == i]), total * unit))
+    differ = played != best
+    lines = tuple(LineCost(rule, int(weight[line == i].sum()), int(weight[(line == i) & differ].sum()),
+                           Fraction(exact_total(weight[line == i], loss[line == i]), total * unit))
                   for i, rule in enumerate(card.first))
-    return CardCheck(card, rules, played, optimal, int(c.weight[differ].sum()), lines,
-                     _departures(seen, c.weight, loss, bet, total, unit, cost))
+    return CardCheck(card, rules, mine, optimal, int(weight[differ].sum()), lines,
+                     _departures(seen, weight, loss, played, best, total, unit, cost))
 
 
 @cache
@@ -119,28 +159,44 @@ def _classes() -> tuple[np.ndarray, np.ndarray, Seen]:
     return hands, ups, Seen.of(hands, ups)
 
 
-def _departures(seen: Seen, weight: np.ndarray, loss: np.ndarray, bet: np.ndarray, total: int, unit: int,
-                cost: Fraction) -> tuple[Departure, ...]:
-    """The costliest departures, by hand (ranks and category) and up-card rank (``seen``: of
-    every class, as ``_classes``)."""
+def action_words(code: int, hand: np.ndarray) -> str:
+    """A table code's action in a person's words: an exchange by the ranks it keeps.
+
+    >>> from solver.cards import parse_cards
+    >>> hand = np.asarray(parse_cards("8c 8d Ah Kh 3s"))
+    >>> action_words(1, hand), action_words(2, hand), action_words(2 + 0b11100, hand), action_words(2 + 31, hand)
+    ('bet', 'sixth card', 'keep 8 8', 'exchange all five')
+    """
+    action = Action.from_code(code, hand.tolist())
+    if action.kind != "exchange":
+        return action.label
+    kept = sorted((c >> 2 for c in hand.tolist() if c not in action.throw), reverse=True)
+    return f"keep {' '.join(RANK_NAMES[r] for r in kept)}" if kept else "exchange all five"
+
+
+def _departures(seen: Seen, weight: np.ndarray, loss: np.ndarray, played: np.ndarray, best: np.ndarray,
+                total: int, unit: int, cost: Fraction) -> tuple[Departure, ...]:
+    """The costliest departures, by hand (ranks, category, most cards of one suit) and up-card rank."""
     lost = np.flatnonzero(loss > 0)
     if not len(lost):
         return ()
     ranks, category, up = seen.ranks[lost], seen.category[lost], seen.up[lost]
-    key = ((ranks @ (13 ** np.arange(4, -1, -1))) * 11 + category) * 13 + up
+    key = (((ranks @ (13 ** np.arange(4, -1, -1))) * 11 + category) * 13 + up) * 6 + seen.take(lost).to_flush
     keys, group = np.unique(key, return_inverse=True)
     weighted = weight[lost].astype(np.float64) * loss[lost]
     rough = np.bincount(group, weighted)
     out = []
     for g in np.argsort(-rough, kind="stable")[:DEPARTURES]:
         members = lost[group == g]
-        first = int(np.flatnonzero(group == g)[0])
+        worst = int(members[np.argmax(weighted[group == g])])
         deals = int(weight[members].sum())
         lost_total = exact_total(weight[members], loss[members])
-        named = " ".join(RANK_NAMES[r] for r in ranks[first])
-        action = "bet" if bet[members[0]] else "fold"
-        out.append(Departure(f"{named} ({LABELS[int(category[first])]})", RANK_NAMES[int(up[first])],
-                             action, "fold" if action == "bet" else "bet", deals, Fraction(lost_total, deals * unit),
-                             Fraction(lost_total, total * unit) / cost if cost else Fraction(0)))
+        hand = seen.hands[worst]
+        named = " ".join(RANK_NAMES[r] for r in seen.ranks[worst])
+        suited = int(seen.take(np.asarray([worst])).to_flush[0])
+        held = f", {suited} of a suit" if suited >= 3 else ""
+        out.append(Departure(f"{named} ({LABELS[int(seen.category[worst])]}{held})", RANK_NAMES[int(seen.up[worst])],
+                             action_words(int(played[worst]), hand), action_words(int(best[worst]), hand), deals,
+                             Fraction(lost_total, deals * unit), Fraction(lost_total, total * unit) / cost
+                             if cost else Fraction(0)))
     return tuple(out)
-

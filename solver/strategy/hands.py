@@ -1,31 +1,52 @@
 """What a person sees of a deal, for every class at once: the hand's category, its ranks from the
-highest, the rank of its highest group (pair, trips, ...), the up-card's rank and whether it
-matches a card of the hand. A strategy card's conditions read these (``card``).
+highest, the rank of its highest group (pair, trips, ...), the up-card's rank, whether it matches
+a card of the hand, and the draws the hand holds (cards to a flush, a straight, a straight flush,
+a royal). A strategy card's conditions and its exchanges read these (``card``, ``keep``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from .. import _eval
 from ..hand import STRENGTH_CATEGORY
 
+#: the ranks of each straight as a 13-bit mask (bit r: rank r, 0 = 2 ... 12 = A), A-2-3-4-5 first
+STRAIGHTS = np.asarray([0b1_0000_0000_1111] + [0b11111 << low for low in range(9)], np.int64)
+#: T J Q K A
+ROYAL = int(STRAIGHTS[-1])
+
+
+BITS = np.asarray([bin(v).count("1") for v in range(1 << 13)], np.int64)
+"""The number of ranks in each 13-bit mask."""
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    counted: np.ndarray = BITS[x]
+    return counted
+
 
 @dataclass(frozen=True)
 class Seen:
-    """Per deal (rows): ``category`` (``category.CATEGORIES`` index), ``ranks`` the five ranks from
-    the highest (0 = 2 ... 12 = A), ``group`` the rank of the largest group of equal ranks (the
-    higher one on a tie; the highest card when all differ), ``up`` the up-card's rank, ``matches``
-    whether it is the rank of a card of the hand.
+    """Per deal (rows): ``hands`` its five cards (as given: an exchange's cards are their
+    columns), ``category`` (``category.CATEGORIES`` index), ``ranks`` the five ranks from the
+    highest (0 = 2 ... 12 = A), ``group`` the rank of the largest group of equal ranks (the higher
+    one on a tie; the highest card when all differ), ``up`` the up-card's rank, ``matches`` whether
+    it is the rank of a card of the hand. The draws are counted when first asked for.
 
     >>> from solver.cards import parse_cards, parse_card
     >>> s = Seen.of(np.asarray([parse_cards("Ah Kd 9c 9s 3h")]), np.asarray([parse_card("9d")]))
     >>> int(s.category[0]), s.ranks[0].tolist(), int(s.group[0]), int(s.up[0]), bool(s.matches[0])
     (2, [12, 11, 7, 7, 1], 7, 7, True)
+    >>> s = Seen.of(np.asarray([parse_cards("Jh Th 9h 8h 2c")]), np.asarray([parse_card("9d")]))
+    >>> int(s.to_flush[0]), int(s.straight_outs[0]), int(s.to_straight_flush[0]), int(s.to_royal[0])
+    (4, 2, 4, 2)
     """
 
+    hands: np.ndarray
     category: np.ndarray
     ranks: np.ndarray
     group: np.ndarray
@@ -41,4 +62,56 @@ class Seen:
         group = ranks[np.arange(len(ranks)), np.argmax(counts, axis=1)]
         up = (np.asarray(up_cards, np.int64) >> 2)
         category = STRENGTH_CATEGORY[_eval.evaluate(hands, False)].astype(np.int64)
-        return cls(category, np.ascontiguousarray(ranks), group, up, (ranks == up[:, None]).any(axis=1))
+        return cls(hands, category, np.ascontiguousarray(ranks), group, up, (ranks == up[:, None]).any(axis=1))
+
+    def take(self, rows: np.ndarray) -> Seen:
+        """The deals of ``rows``."""
+        return Seen(self.hands[rows], self.category[rows], self.ranks[rows], self.group[rows], self.up[rows],
+                    self.matches[rows])
+
+    def __len__(self) -> int:
+        return len(self.up)
+
+    @cached_property
+    def suit_ranks(self) -> np.ndarray:
+        """The ranks held in each suit, as 13-bit masks: (deals, 4)."""
+        out = np.zeros((len(self), 4), np.int64)
+        rows = np.arange(len(self))
+        for col in range(5):
+            card = self.hands[:, col].astype(np.int64)
+            out[rows, card & 3] |= 1 << (card >> 2)
+        return out
+
+    @cached_property
+    def rank_mask(self) -> np.ndarray:
+        """The ranks held, as a 13-bit mask."""
+        mask: np.ndarray = np.bitwise_or.reduce(self.suit_ranks, axis=1)
+        return mask
+
+    @cached_property
+    def to_flush(self) -> np.ndarray:
+        """The most cards of one suit."""
+        most: np.ndarray = _popcount(self.suit_ranks).max(axis=1)
+        return most
+
+    @cached_property
+    def straight_outs(self) -> np.ndarray:
+        """How many ranks would make a straight with the hand's cards (13 for a straight made;
+        2 for an open-ended draw, 1 for an inside one, 0 for none)."""
+        outs = np.zeros(len(self), np.int64)
+        for rank in range(13):
+            with_it = self.rank_mask | (1 << rank)
+            outs += ((with_it[:, None] & STRAIGHTS) == STRAIGHTS).any(axis=1)
+        return outs
+
+    @cached_property
+    def to_straight_flush(self) -> np.ndarray:
+        """The most cards of one suit within the five ranks of a straight."""
+        most: np.ndarray = _popcount(self.suit_ranks[:, :, None] & STRAIGHTS).max(axis=(1, 2))
+        return most
+
+    @cached_property
+    def to_royal(self) -> np.ndarray:
+        """The most cards of one suit among T J Q K A."""
+        most: np.ndarray = _popcount(self.suit_ranks & ROYAL).max(axis=1)
+        return most

@@ -37,7 +37,7 @@ same shards: the table to ship (about 0.38 MB a shard, 33 MB for all 87 of the d
 
 from .builder import CHUNK_ROWS, CHUNKS, SHARD_ROWS, BuildReport, build
 from .compaction import CompactReport, compact
-from .reader import Answer, Choice, MissingShard, Table, default_roots, locate, shipped_root, where
+from .reader import Answer, Choice, MissingShard, Table, default_roots, locate, required, shipped_root, where
 from .rows import solve_rows
 from .schema import (
     COMPACT_COLUMNS,
@@ -52,5 +52,5 @@ from .verification import CheckReport, check
 
 __all__ = ["CHUNK_ROWS", "CHUNKS", "COMPACT_COLUMNS", "EXCHANGE_COLUMNS", "SCHEMA_VERSION", "SHARD_ROWS", "Answer",
            "BuildReport", "CheckReport", "Choice", "CompactReport", "Manifest", "MissingShard", "Plan", "Table",
-           "build", "check", "compact", "default_roots", "locate", "read_manifest", "shard_path", "shipped_root",
-           "solve_rows", "where"]
+           "build", "check", "compact", "default_roots", "locate", "read_manifest", "required", "shard_path",
+           "shipped_root", "solve_rows", "where"]

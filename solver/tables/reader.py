@@ -254,6 +254,16 @@ def locate(rules: Rules, table: Path | str | None = None, missing_ok: bool = Fal
     return None
 
 
+def required(rules: Rules, table: Path | str | None = None) -> Table:
+    """The table of ``rules`` that a command needs: named, or found (``locate``); an error naming
+    where it looked when there is none."""
+    found = locate(rules, table)
+    if found is None:
+        raise InputError(f"no table of the rules {rules.name} ({rules.fingerprint}) in {where()}; "
+                         f"use --table, or build one with `rpoker tables build --rules {rules.name} --compact`")
+    return found
+
+
 def where() -> str:
     """Where ``locate`` looks when no table is named, in words."""
     return ", ".join(str(p) for p in default_roots())

@@ -82,9 +82,18 @@ def test_conditions():
     ('[[first]]\nwhen = { colour = "red" }\ndo = "bet"', "line 2: unknown condition 'colour'"),
     ('[[first]]\ndo = "bet"\n[[first]]\nwhen = { up = "2-X" }\ndo = "bet"', "line 4: up: '2-X' is not a rank"),
     ('[[first]]\nwhen = { up = "Q-2" }\ndo = "bet"', "line 2: up: the range 'Q-2' runs from the higher"),
-    ('[[first]]\ndo = "raise"', "line 2: do must be one of bet, fold, optimal, not 'raise'"),
+    ('[[first]]\ndo = "raise"', "line 2: do must be one of bet, fold, sixth_card, exchange, optimal, not 'raise'"),
     ('[[first]]\nwhen = { category = "pair" }\ndo = "bet"', "no rule decides"),
     ('[[first]\ndo = "bet"', "not valid TOML"),
+    ('[[first]]\ndo = "sixth_card"', "line 2: the rules 'caribbean' offer no sixth card"),
+    ('[[first]]\nwhen = { category = "pair" }\ndo = "exchange"\nkeep = "pair"\n[[first]]\ndo = "fold"',
+     "line 2: keep pair exchanges 3 cards of .*; the rules 'caribbean' allow exchanging none"),
+    ('[[first]]\ndo = "exchange"', "line 2: an exchange says what it keeps"),
+    ('[[first]]\ndo = "bet"\nkeep = "pair"', "line 2: keep goes with do = \"exchange\""),
+    ('[[first]]\ndo = "fold"\nexcept = "sixth_card"', "line 2: except goes with do = \"optimal\""),
+    ('[[first]]\ndo = "exchange"\nkeep = "pair Z"', "line 2: keep: 'Z' is not a rank"),
+    ('[[first]]\nwhen = { to_flush = 6 }\ndo = "bet"', "line 2: to_flush must be a number of cards, 3 to 5"),
+    ('[[first]]\nwhen = { to_straight = "gutshot" }\ndo = "bet"', "line 2: to_straight must be one of open"),
 ])
 def test_a_bad_card_is_one_line_naming_its_place(tmp_path, counts, text, message):
     path = tmp_path / "bad.toml"
@@ -105,8 +114,10 @@ def test_the_command_end_to_end():
 
 def test_the_command_refuses(tmp_path):
     bad = tmp_path / "draws.toml"
-    bad.write_text('rules = "russian"\n[[first]]\ndo = "bet"\n')
-    out = CliRunner().invoke(app, ["strategy", "check", str(bad)])
-    assert out.exit_code == 2 and "offer an exchange or a sixth card" in out.stderr
+    bad.write_text('rules = "oasis"\n[[first]]\ndo = "bet"\n')
+    out = CliRunner().invoke(app, ["strategy", "check", str(bad), "--table", str(tmp_path)])
+    assert out.exit_code == 2 and "no table of the rules oasis" in out.stderr
+    out = CliRunner().invoke(app, ["strategy", "check", str(bad), "--work", " "])
+    assert out.exit_code == 2 and "--work is empty" in out.stderr
     out = CliRunner().invoke(app, ["strategy", "check", str(tmp_path / "none.toml")])
     assert out.exit_code == 2 and "cannot read the strategy file" in out.stderr

@@ -1,0 +1,219 @@
+"""A strategy card played under rules with an exchange or a sixth card, exactly, from the rules'
+strategy table.
+
+Optimal play's results over the full cycle are counted beside the table (``optimal``: every
+class's best action played out). Where the card takes the best action it plays as optimal play
+does; a class where it takes another action (a *departure*) is played out both ways
+(``deal.option_returns``: every card drawn, every dealer hand, every buy draw, each final hand
+bet or folded as the solver decides, its best insurance, the games it buys) and its results move
+from the best action's to the card's. So every figure is an exact integer count, and the work is
+in the departures alone.
+
+Each shard's departures are counted in one task and kept in a work folder, named by what they
+depend on (the table, the shard, the departing classes and both actions of each): a check
+stopped and started again, or another card that departs in the same classes, reads them back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import __version__
+from ..action import Action
+from ..classes import enumerate_classes, rank_order
+from ..deal import option_returns
+from ..errors import InputError
+from ..manifest import writable_directory, write_atomic
+from ..optimal import FIELDS, table_results, unit
+from ..returns import Returns
+from ..rules import Rules
+from ..tables import Plan, Table, required
+
+FORMAT = "rpoker strategy departures"
+
+
+def work_root() -> Path:
+    """Where the departures' counts are kept: ``$RPOKER_CACHE``, else ``~/.cache/rpoker``."""
+    return Path(os.environ.get("RPOKER_CACHE") or Path.home() / ".cache" / "rpoker") / "strategy"
+
+
+@dataclass(frozen=True)
+class TableCodes:
+    """The rules' complete table as a check reads it: per class (rows in key order), its weight,
+    the codes of its best action and runner-up, and the best action's EV as stored."""
+
+    table: Table
+    weight: np.ndarray
+    best: np.ndarray
+    second: np.ndarray
+    best_ev: np.ndarray
+
+    @classmethod
+    def read(cls, rules: Rules, table: str | Path | None = None) -> TableCodes:
+        found = required(rules, table)
+        if not found.complete:
+            raise InputError(f"the table in {found.directory} is not complete: {len(found.manifest.shards)} of "
+                             f"{found.manifest.shards_total} shards; {found.rebuild_command()}")
+        parts = [found.read_shard(s, ["weight", "best", "second", "best_ev"])
+                 for s in range(found.manifest.shards_total)]
+        weight, best, second, best_ev = (np.concatenate([p.column(c).to_numpy() for p in parts]).astype(t)
+                                         for c, t in (("weight", np.int64), ("best", np.int64),
+                                                      ("second", np.int64), ("best_ev", np.float64)))
+        return cls(found, weight, best, second, best_ev)
+
+
+@dataclass(frozen=True)
+class Departures:
+    """What the departures change: the results of the card minus optimal play's (rounds scaled
+    to ``unit`` per class), and what each departing class loses, over ``unit`` (per deal)."""
+
+    results: dict[int, int]
+    fields: dict[str, int]
+    rows: np.ndarray
+    loss: np.ndarray
+
+
+def _digest(fingerprint: str, shard: int, rows: np.ndarray, played: np.ndarray, best: np.ndarray) -> str:
+    h = hashlib.sha256(f"{FORMAT} {__version__} {fingerprint} {shard}".encode())
+    for a in (rows, played, best):
+        h.update(np.ascontiguousarray(a, np.int64).tobytes())
+    return h.hexdigest()[:24]
+
+
+def _sealed(payload: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarray, played: np.ndarray,
+                     best: np.ndarray, best_ev: np.ndarray) -> dict[str, Any]:
+    """Play out the departing classes ``rows`` of one shard both ways: the card's action
+    (``played`` codes) and the best (``best``, whose stored EV ``best_ev`` must be what it
+    counts): the change of the results and each class's loss, as stored."""
+    hands, ups, weights = enumerate_classes()
+    big = unit(rules)
+    results: dict[int, int] = {}
+    fields = dict.fromkeys(FIELDS, 0)
+    loss = np.zeros(len(rows), np.int64)
+
+    def scaled(r: Returns) -> tuple[int, int]:
+        scale, rest = divmod(big, r.rounds)
+        if rest:
+            raise AssertionError("an option's rounds do not divide the unit")
+        return scale, sum(x * k for x, k in r.results.items()) * scale
+
+    for i in rank_order(hands[rows], ups[rows]).tolist():
+        row = int(rows[i])
+        hand, up, weight = tuple(int(c) for c in hands[row]), int(ups[row]), int(weights[row])
+        taken = option_returns(hand, up, Action.from_code(int(played[i]), hand), rules)
+        skipped = option_returns(hand, up, Action.from_code(int(best[i]), hand), rules)
+        if abs(float(skipped.ev) - float(best_ev[i])) > 1e-9:
+            raise InputError(f"class {row}: the table's best EV {best_ev[i]} is not that of playing its action "
+                             f"({float(skipped.ev)}): a table of other rules or a damaged one")
+        (scale_t, total_t), (scale_s, total_s) = scaled(taken), scaled(skipped)
+        loss[i] = total_s - total_t
+        for r, scale in ((taken, scale_t * weight), (skipped, -scale_s * weight)):
+            for x, k in r.results.items():
+                results[x] = results.get(x, 0) + k * scale
+            for f in FIELDS:
+                fields[f] += getattr(r, f) * scale
+    payload = {"format": FORMAT, "fingerprint": fingerprint, "shard": shard, "unit": big,
+               "digest": _digest(fingerprint, shard, rows, played, best), "rows": rows.tolist(),
+               "loss": loss.tolist(), "results": {str(x): k for x, k in sorted(results.items()) if k},
+               "fields": fields}
+    return {**payload, "sha256": _sealed(payload)}
+
+
+def _cached(path: Path, digest: str) -> dict[str, Any] | None:
+    """A shard's departures as kept, if the file is whole and of these classes and actions."""
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+        sealed = data.pop("sha256")
+    except (OSError, ValueError, KeyError, AttributeError):
+        return None
+    if data.get("format") != FORMAT or data.get("digest") != digest or _sealed(data) != sealed:
+        return None
+    return data
+
+
+def _writer(text: str) -> Callable[[Path], object]:
+    return lambda path: path.write_text(text)
+
+
+def departures(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 1,
+               progress: Callable[[int, int], None] | None = None, work: Path | None = None) -> Departures:
+    """Play out every class whose ``played`` code is not the best, shard by shard (``jobs``
+    workers); the shards' counts are kept in ``work`` (default ``work_root()``) as they finish."""
+    import joblib
+
+    table = codes.table
+    folder = writable_directory((work or work_root()) / table.fingerprint, "strategy work")
+    plan = Plan(table.manifest.shard_rows, ())
+    differ = played != codes.best
+    tasks, done, total = [], [], int(differ.sum())
+    for s in range(plan.n_shards):
+        span = plan.rows(s)
+        rows = span.start + np.flatnonzero(differ[span.start:span.stop])
+        if not len(rows):
+            continue
+        digest = _digest(table.fingerprint, s, rows, played[rows], codes.best[rows])
+        path = folder / f"shard-{s:05d}-{digest}.json"
+        kept = _cached(path, digest)
+        if kept is not None:
+            done.append(kept)
+        else:
+            tasks.append((path, joblib.delayed(shard_departures)(rules, table.fingerprint, s, rows, played[rows],
+                                                                codes.best[rows], codes.best_ev[rows])))
+    counted = sum(len(d["rows"]) for d in done)
+    if progress is not None:
+        progress(counted, total)
+
+    def run() -> Iterator[dict[str, Any]]:
+        if tasks:
+            yield from joblib.Parallel(n_jobs=jobs, return_as="generator")(t for _, t in tasks)
+
+    for (path, _), data in zip(tasks, run()):
+        write_atomic(path, _writer(json.dumps(data) + "\n"))
+        done.append(data)
+        counted += len(data["rows"])
+        if progress is not None:
+            progress(counted, total)
+    results: dict[int, int] = {}
+    fields = dict.fromkeys(FIELDS, 0)
+    for d in done:
+        for x, k in d["results"].items():
+            results[int(x)] = results.get(int(x), 0) + k
+        for f in FIELDS:
+            fields[f] += d["fields"][f]
+    rows = np.asarray([r for d in done for r in d["rows"]], np.int64)
+    loss = np.asarray([x for d in done for x in d["loss"]], np.int64)
+    order = np.argsort(rows)
+    return Departures(results, fields, rows[order], loss[order])
+
+
+def played_returns(optimal: Returns, moved: Departures) -> Returns:
+    """The card's results: optimal play's with the departures' change."""
+    results = dict(optimal.results)
+    for x, k in moved.results.items():
+        results[x] = results.get(x, 0) + k
+    if any(k < 0 for k in results.values()):
+        raise AssertionError("a result counted fewer than zero times")
+    return Returns({x: k for x, k in sorted(results.items()) if k}, optimal.rounds,
+                   *(getattr(optimal, f) + moved.fields[f] for f in FIELDS))
+
+
+def optimal_returns(rules: Rules, table: Table) -> Returns:
+    """Optimal play's results, counted beside the table (``rpoker tables results``)."""
+    found, have = table_results(table, rules)
+    if found is None:
+        raise InputError(f"the results of optimal play are counted for {have} of {table.manifest.shards_total} "
+                         f"shards of the table in {table.directory}: run `rpoker tables results --rules "
+                         f"{rules.name}` first")
+    return found

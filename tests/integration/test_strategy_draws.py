@@ -1,0 +1,155 @@
+"""Strategy cards under rules with an exchange and a sixth card (the shipped table of the
+default rules): the departures from the best action counted exactly, as solving each deal
+gives them; kept and read back; the shipped casino tips resolve on every deal."""
+
+import json
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from solver import deal, report, rules, strategy
+from solver.action import Action
+from solver.classes import enumerate_classes
+from solver.cli import app
+from solver.errors import InputError
+from solver.optimal import unit
+from solver.strategy.departing import TableCodes, departures, shard_departures
+
+RUSSIAN = rules.load("russian")
+
+
+@pytest.fixture(scope="module")
+def codes():
+    return TableCodes.read(RUSSIAN)
+
+
+@pytest.fixture(scope="module")
+def seen():
+    hands, ups, _ = enumerate_classes()
+    return strategy.Seen.of(hands, ups)
+
+
+def _card(text: str) -> strategy.StrategyCard:
+    return strategy.parse(f'rules = "russian"\n{text}', "t.toml")
+
+
+CARD = _card("""
+[[first]]
+when = { category = "straight+" }
+do = "optimal"
+[[first]]
+when = { category = "three_of_a_kind" }
+do = "exchange"
+keep = "trips"
+[[first]]
+when = { category = "pair", up_matches = true }
+do = "exchange"
+keep = "pair A"
+[[first]]
+when = { category = "pair" }
+do = "sixth_card"
+[[first]]
+when = { to_flush = 4 }
+do = "exchange"
+keep = "flush"
+[[first]]
+when = { to_straight = "open" }
+do = "exchange"
+keep = "straight"
+[[first]]
+when = { category = "ak" }
+do = "bet"
+[[first]]
+when = { category = "no_game", up = "A" }
+do = "fold"
+[[first]]
+when = { category = "no_game" }
+do = "exchange"
+keep = "Q+"
+[[first]]
+do = "optimal"
+except = "sixth_card"
+""")
+
+
+def test_departures_equal_solving_each_deal(codes, seen):
+    """Each departing class's loss and both actions' results against ``deal.solve`` of the deal:
+    every kind of action (exchanges by every keep word, a sixth card, bet, fold, the runner-up)."""
+    line = CARD.decide(seen)
+    played = CARD.codes(seen, line, RUSSIAN, codes.best, codes.second)
+    differ = np.flatnonzero(played != codes.best)
+    rng = random.Random(7)
+    rows = np.asarray(sorted(rng.sample(differ[line[differ] == i].tolist(), 2)
+                             for i in range(len(CARD.first)) if (line[differ] == i).sum() >= 2), np.int64).ravel()
+    rows.sort()
+    data = shard_departures(RUSSIAN, codes.table.fingerprint, 0, rows, played[rows], codes.best[rows],
+                            codes.best_ev[rows])
+    hands, ups, weights = enumerate_classes()
+    big = unit(RUSSIAN)
+    for row, loss in zip(rows.tolist(), data["loss"]):
+        hand = tuple(int(c) for c in hands[row])
+        solved = deal.solve(hand, int(ups[row]))
+        taken, best = (Action.from_code(int(code[row]), hand) for code in (played, codes.best))
+        assert Fraction(loss, big) == solved.option(best.kind, best.throw).ev - solved.option(taken.kind, taken.throw).ev
+        assert solved.option(best.kind, best.throw).ev == solved.best.ev
+    moved = sum(int(x) * k for x, k in data["results"].items())
+    assert moved == -sum(int(weights[r]) * loss for r, loss in zip(rows.tolist(), data["loss"]))
+    assert len({int(line[r]) for r in rows}) >= 8
+
+
+def test_an_optimal_card_is_optimal_play(tmp_path):
+    c = strategy.check(_card('[[first]]\ndo = "optimal"'), RUSSIAN, work=tmp_path)
+    play = report.table_play(TableCodes.read(RUSSIAN).table, RUSSIAN)
+    assert c.cost == 0 and c.differ == 0 and c.played.results == c.optimal.results
+    assert play.results is not None and c.optimal.ev == play.results.ev
+
+
+def test_departures_are_kept_and_read_back(codes, tmp_path):
+    """A second count reads the first's files; a damaged file is counted again, not trusted."""
+    played = codes.best.copy()
+    rows = np.flatnonzero(codes.best != 0)[[5, 70_000, 70_001, 400_000]]
+    played[rows] = 0
+    first = departures(RUSSIAN, codes, played, work=tmp_path)
+    files = sorted((tmp_path / codes.table.fingerprint).glob("shard-*.json"))
+    assert len(files) == 3 and first.rows.tolist() == rows.tolist() and (first.loss > 0).all()
+    seen_progress = []
+    again = departures(RUSSIAN, codes, played, progress=lambda d, t: seen_progress.append((d, t)), work=tmp_path)
+    assert seen_progress == [(4, 4)] and again.results == first.results and again.fields == first.fields
+    assert again.loss.tolist() == first.loss.tolist()
+    damaged = json.loads(files[0].read_text())
+    damaged["loss"][0] += 1
+    files[0].write_text(json.dumps(damaged))
+    seen_progress.clear()
+    third = departures(RUSSIAN, codes, played, progress=lambda d, t: seen_progress.append((d, t)), work=tmp_path)
+    assert seen_progress[0][0] < 4 and third.loss.tolist() == first.loss.tolist()
+
+
+def test_the_shipped_tips_resolve_on_every_deal(codes, seen):
+    tips = [name for name in strategy.shipped() if name.startswith("russian-tip-")]
+    assert len(tips) >= 8
+    for name in tips:
+        card = strategy.load(name)
+        played = card.codes(seen, card.decide(seen), RUSSIAN, codes.best, codes.second)
+        assert ((played >= 0) & (played < 34)).all()
+
+
+def test_a_keep_a_deal_cannot_take_names_its_line(codes, seen):
+    card = _card('[[first]]\nwhen = { category = "ak" }\ndo = "exchange"\nkeep = "A K Q J T 9 8 7 6 5 4 3 2"\n'
+                 '[[first]]\ndo = "optimal"')
+    with pytest.raises(InputError, match=r"t.toml, line 2: keep A K Q J T 9 8 7 6 5 4 3 2 keeps all five cards of "):
+        card.codes(seen, card.decide(seen), RUSSIAN, codes.best, codes.second)
+    low = RUSSIAN.replace(exchange_min=2)
+    card = _card('[[first]]\nwhen = { to_flush = 4 }\ndo = "exchange"\nkeep = "flush"\n[[first]]\ndo = "optimal"')
+    with pytest.raises(InputError, match=r"line 2: keep flush exchanges 1 cards of .* allow exchanging 2, 3, 4, 5"):
+        card.codes(seen, card.decide(seen), low, codes.best, codes.second)
+
+
+def test_the_command_with_draws(tmp_path):
+    out = CliRunner().invoke(app, ["strategy", "check", "russian-tip-made-hands-sixth-card", "--json",
+                                   "--work", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["rules"] == "russian" and data["cost_per_ante"]["value"] == 0
