@@ -3,14 +3,20 @@ TOML file: docs/strategy.md) and its exact cost against optimal play.
 
 - ``card``: the file format, its conditions and actions (``load``, ``parse``, ``StrategyCard``);
 - ``hands``: what a person sees of every deal at once (``Seen``);
+- ``keep``: an exchange stated by what it keeps, resolved to each deal's cards (``Keep``);
 - ``check``: the card played over the full cycle, exactly (``check``, ``CardCheck``);
+- ``departing``: under rules with draws, the deals a card plays otherwise than the table's best,
+  played out both ways;
+- ``derive``: a card of at most N lines derived from optimal play (``derive``, ``write_derived``);
 - ``rendering``: a check as text and as JSON.
 """
 
 from .card import FIRST_ACTIONS, Rule, StrategyCard, load, parse, shipped
 from .check import CardCheck, Departure, LineCost, check
+from .derive import CURVE, Derived, derive
+from .derive import write as write_derived
 from .hands import Seen
 from .rendering import to_json, to_text
 
-__all__ = ["FIRST_ACTIONS", "CardCheck", "Departure", "LineCost", "Rule", "Seen", "StrategyCard", "check", "load",
-           "parse", "shipped", "to_json", "to_text"]
+__all__ = ["CURVE", "FIRST_ACTIONS", "CardCheck", "Departure", "Derived", "LineCost", "Rule", "Seen", "StrategyCard",
+           "check", "derive", "load", "parse", "shipped", "to_json", "to_text", "write_derived"]

@@ -72,7 +72,7 @@ def _rank_words(ranks: frozenset[int]) -> str:
 Test = Callable[[Seen], np.ndarray]
 
 
-def _condition(key: str, value: Any) -> tuple[Test, str]:
+def condition(key: str, value: Any) -> tuple[Test, str]:
     """A condition as a test over every deal and its plain words."""
     if key == "category":
         if not isinstance(value, str) or value.rstrip("+") not in CATEGORIES:
@@ -307,7 +307,7 @@ def parse(text: str, path: str) -> StrategyCard:
         if not isinstance(when, dict):
             raise InputError(f"{where}: when must be a table of conditions, e.g. when = {{ category = \"pair+\" }}")
         try:
-            parts = [_condition(key, value) for key, value in when.items()]
+            parts = [condition(key, value) for key, value in when.items()]
         except ValueError as exc:
             raise InputError(f"{where}: {exc}") from None
         rules.append(Rule(line, tuple(t for t, _ in parts), tuple(w for _, w in parts), action, keep, avoid))

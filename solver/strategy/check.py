@@ -93,7 +93,7 @@ def check(card: StrategyCard, rules: Rules, jobs: int = 1, progress: Callable[[i
     if rules.draws:
         return _check_drawing(card, rules, jobs, progress, table, work)
     c = counts if counts is not None else class_counts(rules, jobs, progress)
-    hands, ups, seen = _classes()
+    hands, ups, seen = ranked_classes()
     line = _decided(card, seen, hands, ups)
     best = optimal_bet(c).astype(np.int64)
     played = card.codes(seen, line, rules, best)
@@ -151,7 +151,7 @@ def _assemble(card: StrategyCard, rules: Rules, seen: Seen, line: np.ndarray, we
 
 
 @cache
-def _classes() -> tuple[np.ndarray, np.ndarray, Seen]:
+def ranked_classes() -> tuple[np.ndarray, np.ndarray, Seen]:
     """Every class in the order of ``report.class_counts``, and what a person sees of it."""
     hands, ups, _ = enumerate_classes()
     order = rank_order(hands, ups)

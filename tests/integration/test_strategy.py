@@ -2,6 +2,7 @@
 
 import json
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -100,6 +101,22 @@ def test_a_bad_card_is_one_line_naming_its_place(tmp_path, counts, text, message
     path.write_text(f'rules = "caribbean"\n{text}\n')
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
         strategy.check(strategy.load(path), CARIBBEAN, counts=counts)
+
+
+def test_a_derived_card_is_checked_exactly(counts, tmp_path):
+    """Cards derived within their number of lines, each cost as an independent check of the
+    card's own file gives it, lower with more lines; the files written parse back."""
+    derived = strategy.derive(CARIBBEAN, 10, counts=counts, curve=(4,))
+    assert [len(d.lines) for d in derived] == [4, 10] and not derived[-1].lines[-1].when
+    for d in derived:
+        again = strategy.check(strategy.parse(d.text, "again.toml"), CARIBBEAN, counts=counts)
+        assert again.cost == d.check.cost and len(d.card.first) == len(d.lines)
+    assert 0 < derived[1].check.cost < derived[0].check.cost and derived[1].check.cost < Fraction(1, 10_000)
+    toml, md, png = strategy.write_derived(derived, 10, tmp_path)
+    assert strategy.load(toml).first[0].words() == derived[1].card.first[0].words()
+    assert "| 4 |" in md.read_text() and png.read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(InputError, match="offer an exchange or a sixth card"):
+        strategy.derive(rules.load("russian"), 10)
 
 
 @pytest.mark.slow
