@@ -151,10 +151,9 @@ def _draw(key: str, value: Any) -> tuple[Test, str]:
     least, most, name = DRAWS[key]
     if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
         raise ValueError(f"{key} must be a number of cards, {least} to {most}, not {value!r}")
-    attribute = key
 
     def holds(s: Seen) -> np.ndarray:
-        held: np.ndarray = getattr(s, attribute) >= value
+        held: np.ndarray = getattr(s, key) >= value
         return held
     return holds, f"{value} or more cards to {name}"
 

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from ..classes import N_DEALS
+from ..report.counting import CYCLE
 from ..report.rendering import strategy_json
 from ..report_deal import fraction_json
 from .check import CardCheck
+
+
+def _total(t: Fraction) -> str:
+    """An integer as it is; a fraction (buys make rounds finer than pairs) to 3 decimals."""
+    return f"{t.numerator:+,}" if t.denominator == 1 else f"{float(t):+,.3f}"
 
 
 def to_text(c: CardCheck) -> str:
@@ -16,6 +23,7 @@ def to_text(c: CardCheck) -> str:
     lines = [f"strategy {c.card.name!r} ({c.card.path}), rules {c.rules.name!r}", "",
              f"EV per ante     {float(p.ev):+.9f}   (exact {p.ev.numerator}/{p.ev.denominator})",
              f"house edge      {float(-p.ev) * 100:.6f} %",
+             f"net total       {_total(p.total)} antes over the cycle's {CYCLE:,} (deal, dealer completion) pairs",
              f"optimal play    {float(o.ev):+.9f}   (house edge {float(-o.ev) * 100:.6f} %)",
              f"cost            {float(c.cost):.9f} per ante ({float(c.cost) * 100:.6f} % of the ante)",
              f"first action not the best in {c.differ:,} of {N_DEALS:,} deals ({c.differ / N_DEALS * 100:.4f} %)",

@@ -93,8 +93,8 @@ def test_departures_equal_solving_each_deal(codes, seen):
         hand = tuple(int(c) for c in hands[row])
         solved = deal.solve(hand, int(ups[row]))
         taken, best = (Action.from_code(int(code[row]), hand) for code in (played, codes.best))
-        assert Fraction(loss, big) == solved.option(best.kind, best.throw).ev - solved.option(taken.kind, taken.throw).ev
-        assert solved.option(best.kind, best.throw).ev == solved.best.ev
+        best_ev, taken_ev = (solved.option(a.kind, a.throw).ev for a in (best, taken))
+        assert Fraction(loss, big) == best_ev - taken_ev and best_ev == solved.best.ev
     moved = sum(int(x) * k for x, k in data["results"].items())
     assert moved == -sum(int(weights[r]) * loss for r, loss in zip(rows.tolist(), data["loss"]))
     assert len({int(line[r]) for r in rows}) >= 8
@@ -153,3 +153,27 @@ def test_the_command_with_draws(tmp_path):
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
     assert data["rules"] == "russian" and data["cost_per_ante"]["value"] == 0
+
+
+def _readme_rows(prefix: str) -> dict[str, list[str]]:
+    """The README's table rows of the shipped cards whose names start with ``prefix``."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells and cells[0].startswith(f"`{prefix}"):
+            rows[cells[0].strip("`")] = cells
+    return rows
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["russian-tip-made-hands-sixth-card", "russian-tip-trips-exchange-two",
+                                  "russian-tip-pair-ak-sixth-card"])
+def test_the_readme_tips_are_what_check_gives(name, tmp_path):
+    """The README's figures of a tip are what ``strategy check`` gives (a fresh work folder)."""
+    row = _readme_rows("russian-tip-")[name]
+    c = strategy.check(strategy.load(name), RUSSIAN, jobs=2, work=tmp_path)
+    assert row[2] == f"{float(-c.played.ev) * 100:.6f} %" and row[3] == f"{float(c.cost) * 100:.6f} %"
+    assert row[4] == f"{c.differ / 122_151_120 * 100:.4f} %"
