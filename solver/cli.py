@@ -535,20 +535,30 @@ def strategy_check(
 
 @strategy_app.command("derive")
 def strategy_derive(
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Rules (preset or file).")] = "caribbean",
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Rules (preset or file).")] = "russian",
     lines: Annotated[int, typer.Option("--lines", "-n", min=2, max=200, help="The most lines of the card.")] = 20,
+    curve: Annotated[bool, typer.Option("--curve", help="Also derive and check cards of 5, 10, 20 and 40 lines "
+                                        "(the cost curve).")] = False,
     out: Annotated[str | None, typer.Option("--out", "-o", help="Folder of the card (TOML), its Markdown and the "
                                             "cost curve's chart (default: reports/RULES-strategy).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes.")] = 1,
+    table: TableOption = None,
+    work: Annotated[str | None, typer.Option("--work", help="Rules with draws: the check's work folder (as "
+                                             "strategy check).")] = None,
 ) -> None:
-    """A strategy card of at most --lines rules, derived from optimal play and checked exactly,
-    with the exact cost of cards of 5, 10, 20 and 40 lines (so far for rules without draws)."""
+    """A strategy card of at most --lines rules, derived from optimal play and checked exactly.
+
+    Rules with draws read their compact table (the search's losses are estimates where the table
+    holds no EV; the check is exact) and take as long as `strategy check` of the card."""
     from . import strategy as strategy_mod
 
+    if work is not None and not work.strip():
+        raise InputError("--work is empty: name a directory")
     r = rules_mod.load(rules)
     directory = writable_directory(_out_dir(out, Path("reports") / f"{r.name}-strategy"), "strategy")
-    with _progress(f"counting {r.name}:", "classes") as progress:
-        derived = strategy_mod.derive(r, lines, jobs, progress, curve=strategy_mod.CURVE)
+    with _progress(f"counting {r.name}:", "classes played otherwise" if r.draws else "classes") as progress:
+        derived = strategy_mod.derive(r, lines, jobs, progress, curve=strategy_mod.CURVE if curve else (),
+                                      table=table, work=Path(work) if work else None)
     written = strategy_mod.write_derived(derived, lines, directory)
     typer.echo(written[1].read_text(), nl=False)
     _err.print(f"written: {', '.join(str(p) for p in written)}", highlight=False)

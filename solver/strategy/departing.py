@@ -48,13 +48,14 @@ def work_root() -> Path:
 @dataclass(frozen=True)
 class TableCodes:
     """The rules' complete table as a check reads it: per class (rows in key order), its weight,
-    the codes of its best action and runner-up, and the best action's EV as stored."""
+    the codes of its best action and runner-up, and their EVs as stored."""
 
     table: Table
     weight: np.ndarray
     best: np.ndarray
     second: np.ndarray
     best_ev: np.ndarray
+    second_ev: np.ndarray
 
     @classmethod
     def read(cls, rules: Rules, table: str | Path | None = None) -> TableCodes:
@@ -62,12 +63,10 @@ class TableCodes:
         if not found.complete:
             raise InputError(f"the table in {found.directory} is not complete: {len(found.manifest.shards)} of "
                              f"{found.manifest.shards_total} shards; {found.rebuild_command()}")
-        parts = [found.read_shard(s, ["weight", "best", "second", "best_ev"])
-                 for s in range(found.manifest.shards_total)]
-        weight, best, second, best_ev = (np.concatenate([p.column(c).to_numpy() for p in parts]).astype(t)
-                                         for c, t in (("weight", np.int64), ("best", np.int64),
-                                                      ("second", np.int64), ("best_ev", np.float64)))
-        return cls(found, weight, best, second, best_ev)
+        columns = (("weight", np.int64), ("best", np.int64), ("second", np.int64), ("best_ev", np.float64),
+                   ("second_ev", np.float64))
+        parts = [found.read_shard(s, [c for c, _ in columns]) for s in range(found.manifest.shards_total)]
+        return cls(found, *(np.concatenate([p.column(c).to_numpy() for p in parts]).astype(t) for c, t in columns))
 
 
 @dataclass(frozen=True)

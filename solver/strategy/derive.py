@@ -2,15 +2,19 @@
 little as a greedy search finds, then checked exactly (``check``).
 
 The search works on *cells*: the classes that every condition of a card sees alike (the same
-category, ranks and up-card rank), with each action's loss against the best summed over their
-deals. It grows a tree leaf by leaf: each time the leaf whose best split most lowers the loss is
-split by one condition of the vocabulary (``atoms``), each side taking its best action. A tree
-of N leaves is a card of N lines (``search``). The search sums floats; the card it writes is then
-checked exactly, so the cost printed is exact.
+category, ranks, up-card rank and draws), with each action's loss against the best summed over
+their deals. It grows a tree leaf by leaf, each split by one condition of the vocabulary
+(``atoms``), each leaf taking the action of least loss; a tree of N leaves is a card of N lines
+(``search``). The search sums floats; the card it writes is then checked exactly, so the cost
+printed is exact.
 
-So far for rules without an exchange or a sixth card, where the first decision is bet or fold and
-every class's two values are counted by ``report.class_counts``; rules with draws need every
-option's EV of every class (the full table) and are refused.
+What each action loses in each class: without draws, from every class's bet counts
+(``report.class_counts``: bet and fold, exactly). With draws, from the rules' compact table, which
+holds each class's best action and runner-up with their EVs, and the kernel counts every class's
+bet (about a minute): an action that is the best loses nothing, the runner-up its gap, a fold or a
+bet its EV's distance from the best; any other action at least the runner-up's gap, which the
+search takes as that gap plus ``UNKNOWN`` (an estimate: only the exact check says what the card
+loses).
 """
 
 from __future__ import annotations
@@ -22,30 +26,50 @@ from typing import Any
 
 import numpy as np
 
+from ..action import KINDS
 from ..cards import RANK_NAMES
 from ..category import CATEGORIES
+from ..classes import enumerate_classes
 from ..counts import BET
+from ..deal import bet_counts
 from ..errors import InputError
 from ..manifest import writable_directory, write_atomic
 from ..report.counting import Counts, class_counts
 from ..rules import Rules
 from .card import StrategyCard, condition, parse
 from .check import CardCheck, check, ranked_classes
+from .departing import TableCodes
 from .hands import Seen
+from .keep import NO_HAND, Keep
 
 #: the cards' sizes of the cost curve
 CURVE = (5, 10, 20, 40)
-ACTIONS = ("bet", "fold")
+#: what an exchange of a derived card may keep (rules with an exchange)
+KEEPS = ("nothing", "pair", "two_pair", "trips", "flush", "straight", "straight_flush", "royal", "A", "K", "Q",
+         "A K", "A Q", "A J", "K Q", "K J", "Q J", "A K Q", "A K J", "A Q J", "K Q J", "A K Q J", "Q+", "K+",
+         "pair A", "pair K", "pair A K", "pair Q+")
+UNKNOWN = 0.1
+"""What the search adds to the runner-up's gap for an action the compact table has no EV of."""
+IMPOSSIBLE = 1e6
+"""The loss of an action a deal cannot take (a keep naming no card of it): never chosen."""
+
+
+def actions(rules: Rules) -> tuple[str, ...]:
+    """The first actions a derived card may take under ``rules``: bet, fold, a sixth card, and
+    exchanges by what they keep (``keep ...``)."""
+    out = ["bet", "fold"] + (["sixth_card"] if rules.sixth_card else [])
+    return (*out, *(f"keep {k}" for k in KEEPS if rules.exchange))
 
 
 def _span(a: int, b: int) -> str:
     return RANK_NAMES[a] if a == b else f"{RANK_NAMES[a]}-{RANK_NAMES[b]}"
 
 
-def atoms() -> list[tuple[str, Any]]:
+def atoms(draws: bool = False) -> list[tuple[str, Any]]:
     """The conditions a derived card may use, as (key, value) of the card's file: categories (and
-    "or better"), up-card ranges, the up-card matching or not, a card held, the pair's range, the
-    up-card below the n-th card, and the AK hands' next cards."""
+    "or better"), up-card ranges, the up-card matching or not, a card (or one of two) held, the
+    pair's range, the up-card below the n-th card, the AK hands' next cards; with ``draws``, the
+    draws to a flush, a straight, a straight flush and a royal."""
     out: list[tuple[str, Any]] = [("category", c) for c in CATEGORIES] + [("category", f"{c}+") for c in CATEGORIES[1:]]
     out += [("up", _span(a, b)) for a in range(13) for b in range(a, 13)]
     out += [("up_matches", True), ("up_matches", False)]
@@ -55,6 +79,9 @@ def atoms() -> list[tuple[str, Any]]:
     out += [("up_below", n) for n in range(1, 6)]
     out += [("at_least", f"A K {RANK_NAMES[x]}") for x in range(11)]
     out += [("at_least", f"A K {RANK_NAMES[x]} {RANK_NAMES[y]}") for x in range(11) for y in range(x)]
+    if draws:
+        out += [("to_flush", 3), ("to_flush", 4), ("to_straight", "open"), ("to_straight", "inside"),
+                ("to_straight_flush", 3), ("to_straight_flush", 4), ("to_royal", 3), ("to_royal", 4)]
     return out
 
 
@@ -89,22 +116,58 @@ def card_text(lines: tuple[Line, ...], rules: Rules, name: str) -> str:
         out += ["", "[[first]]"]
         if line.when:
             out.append("when = { " + ", ".join(f"{k} = {_value(v)}" for k, v in line.when) + " }")
-        out.append(f'do = "{line.action}"')
+        if line.action.startswith("keep "):
+            out += ['do = "exchange"', f'keep = "{line.action[5:]}"']
+        else:
+            out.append(f'do = "{line.action}"')
     return "\n".join(out) + "\n"
 
 
-def _cells(seen: Seen, counts: Counts) -> tuple[Seen, np.ndarray]:
-    """The cells (one class of each, as a Seen) and each action's loss summed over their deals,
-    float64 (cells, actions)."""
+def _bet_fold_losses(counts: Counts) -> np.ndarray:
+    """What betting and folding lose in each class (rules without draws), in antes per deal."""
     n, den, value = (counts.counts[:, BET[k]] for k in ("n", "den", "value"))
     folded = -n * den
     best = np.maximum(value, folded)
-    loss = np.stack([best - value, best - folded], axis=1).astype(np.float64) / float(n[0] * den[0])
+    loss: np.ndarray = np.stack([best - value, best - folded], axis=1).astype(np.float64) / float(n[0] * den[0])
+    return loss
+
+
+def _table_losses(seen: Seen, codes: TableCodes, rules: Rules, names: tuple[str, ...],
+                  bet_ev: np.ndarray | None = None) -> np.ndarray:
+    """What each action loses in each class (rules with draws), as the compact table tells it
+    (the module's docstring), with betting's loss from each class's bet EV ``bet_ev`` when
+    given; in antes per deal, float32 (classes, actions)."""
+    gap = (codes.best_ev - codes.second_ev).astype(np.float32)
+    out = np.empty((len(seen), len(names)), np.float32)
+    counts = np.asarray([bin(t).count("1") for t in range(32)])
+    for a, name in enumerate(names):
+        if name.startswith("keep "):
+            kept = Keep.parse(name[5:]).kept(seen)
+            throw = 31 & ~kept
+            code = 2 + throw
+            impossible = (kept == NO_HAND) | ~np.isin(counts[throw], rules.exchange_counts)
+        else:
+            code = np.full(len(seen), KINDS.index(name))
+            impossible = np.zeros(len(seen), bool)
+        loss = np.where(code == codes.best, 0, np.where(code == codes.second, gap, gap + UNKNOWN))
+        if name == "fold":
+            loss = (codes.best_ev + 1).astype(np.float32)
+        if name == "bet" and bet_ev is not None:
+            loss = np.maximum(codes.best_ev - bet_ev, 0).astype(np.float32)
+        out[:, a] = np.where(impossible, IMPOSSIBLE, loss)
+    return out
+
+
+def _cells(seen: Seen, loss: np.ndarray, weight: np.ndarray, draws: bool) -> tuple[Seen, np.ndarray]:
+    """The cells (one class of each, as a Seen) and each action's loss summed over their deals
+    (cells, actions)."""
     key = ((seen.ranks @ (13 ** np.arange(4, -1, -1))) * 11 + seen.category) * 13 + seen.up
+    if draws:
+        key = (((key * 6 + seen.to_flush) * 6 + seen.to_straight_flush) * 6 + seen.to_royal) * 14 + seen.straight_outs
     _, first, cell = np.unique(key, return_index=True, return_inverse=True)
-    summed = np.zeros((len(first), len(ACTIONS)))
-    for a in range(len(ACTIONS)):
-        summed[:, a] = np.bincount(cell, counts.weight * loss[:, a], len(first))
+    summed = np.zeros((len(first), loss.shape[1]))
+    for a in range(loss.shape[1]):
+        summed[:, a] = np.bincount(cell, weight * loss[:, a].astype(np.float64), len(first))
     return seen.take(first), summed
 
 
@@ -116,71 +179,78 @@ class _Node:
 
     cells: np.ndarray
     path: tuple[int, ...]
+    action: int                 # the action of least loss over its cells
     split: tuple[int, _Node, _Node] | None = None
 
 
-def _impurity(pro: np.ndarray, con: np.ndarray) -> np.ndarray:
-    """How mixed a set of deals is: ``pro`` what betting gains where it is the better action,
-    ``con`` what folding gains where it is (Gini's index in these weights, which unlike the loss
-    itself rewards a split that sorts the deals even before either side changes its action)."""
-    both = np.asarray(pro + con, np.float64)
-    mixed: np.ndarray = np.divide(pro * con, both, out=np.zeros_like(both), where=both > 0)
+def _impurity(mass: np.ndarray) -> np.ndarray:
+    """How mixed a set of deals is, by the mass (last axis: one per action) of the deals where
+    each action is the best, each weighted by what it gains over the next best: Gini's index in
+    these weights, M - sum(m_a^2) / M, which unlike the loss itself rewards a split that sorts the
+    deals even before either side changes its action."""
+    total = mass.sum(axis=-1)
+    mixed: np.ndarray = total - np.divide((mass * mass).sum(axis=-1), total, out=np.zeros_like(total),
+                                          where=total > 0)
     return mixed
 
 
-def search(seen: Seen, loss: np.ndarray, most: int) -> tuple[Line, ...]:
-    """The card of at most ``most`` lines over cells ``seen`` whose actions (bet, fold) lose
-    ``loss`` (cells, 2): a tree grown leaf by leaf, each time splitting the leaf whose best split
-    (by one condition) most sorts its deals into those where betting is better and those where
-    folding is, each leaf taking its better action; written as a decision list (``_lines``)."""
-    vocabulary = atoms()
-    masks = np.stack([condition(k, v)[0](seen) for k, v in vocabulary]).astype(np.float64)
+def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], most: int, draws: bool = False) -> tuple[Line, ...]:
+    """The card of at most ``most`` lines over cells ``seen`` whose actions ``names`` lose
+    ``loss`` (cells, actions): a tree grown leaf by leaf, each time splitting the leaf whose best
+    split (by one condition) most sorts its deals by their best action (``_impurity``), each
+    leaf taking the action of least loss; written as a decision list (``_lines``)."""
+    vocabulary = atoms(draws)
+    masks = np.stack([condition(k, v)[0](seen) for k, v in vocabulary]).astype(np.float32)
     keys = np.asarray([k for k, _ in vocabulary])
-    edge = loss[:, 1] - loss[:, 0]                 # what betting gains over folding
-    sides = np.stack([np.maximum(edge, 0), np.maximum(-edge, 0)], axis=1)
+    ordered = np.sort(loss, axis=1)
+    gain = ordered[:, 1] - ordered[:, 0] if loss.shape[1] > 1 else np.zeros(len(loss))
+    sides = np.zeros(loss.shape, np.float32)
+    sides[np.arange(len(loss)), np.argmin(loss, axis=1)] = gain
 
     def best_split(node: _Node) -> tuple[float, int]:
-        inside = node.cells.astype(np.float64)
-        total = sides[node.cells].sum(axis=0)
-        held = masks @ (sides * inside[:, None])
-        size = masks @ inside
-        gain = (_impurity(*total) - _impurity(held[:, 0], held[:, 1])
-                - _impurity(total[0] - held[:, 0], total[1] - held[:, 1]))
+        idx = np.flatnonzero(node.cells)
+        part = masks[:, idx] if len(idx) < len(node.cells) else masks
+        total = sides[idx].sum(axis=0, dtype=np.float64)
+        held = (part @ sides[idx]).astype(np.float64)
+        size = part.sum(axis=1)
+        gain = _impurity(total) - _impurity(held) - _impurity(total - held)
         used = [str(keys[i]) for i in node.path]
-        gain[(size == 0) | (size == inside.sum()) | np.isin(keys, used)] = -np.inf
+        gain[(size == 0) | (size == len(idx)) | np.isin(keys, used)] = -np.inf
         i = int(np.argmax(gain))
         return float(gain[i]), i
 
-    root = _Node(np.ones(len(loss), bool), ())
+    def node(cells: np.ndarray, path: tuple[int, ...]) -> _Node:
+        return _Node(cells, path, int(np.argmin(loss[cells].sum(axis=0))))
+
+    root = node(np.ones(len(loss), bool), ())
     leaves = [(root, *best_split(root))]
-    out = _lines(root, loss, vocabulary)
+    out = _lines(root, names, vocabulary)
     while True:
         k = max(range(len(leaves)), key=lambda n: leaves[n][1])
-        node, gain, i = leaves[k]
+        parent, gain, i = leaves[k]
         if gain <= 0:
             break
         held = masks[i] > 0
-        left, right = _Node(node.cells & held, (*node.path, i)), _Node(node.cells & ~held, node.path)
-        node.split = (i, left, right)
-        grown = _lines(root, loss, vocabulary)
+        left, right = node(parent.cells & held, (*parent.path, i)), node(parent.cells & ~held, parent.path)
+        parent.split = (i, left, right)
+        grown = _lines(root, names, vocabulary)
         if len(grown) > most:
-            node.split = None
-            leaves[k] = (node, -np.inf, i)
+            parent.split = None
+            leaves[k] = (parent, -np.inf, i)
             continue
         out = grown
         leaves[k:k + 1] = [(left, *best_split(left)), (right, *best_split(right))]
     return out
 
 
-def _lines(root: _Node, loss: np.ndarray, vocabulary: list[tuple[str, Any]]) -> tuple[Line, ...]:
+def _lines(root: _Node, names: tuple[str, ...], vocabulary: list[tuple[str, Any]]) -> tuple[Line, ...]:
     """The tree as a decision list: a leaf is a line of the conditions that hold on its path,
     the side where a condition holds before the other, so that the other needs no "not" (its
     deals are taken above). A line whose action is that of the next, more general line is left
     out."""
     def lines(node: _Node) -> list[Line]:
         if node.split is None:
-            action = ACTIONS[int(np.argmin(loss[node.cells].sum(axis=0)))]
-            return [Line(tuple(vocabulary[i] for i in node.path), action)]
+            return [Line(tuple(vocabulary[i] for i in node.path), names[node.action])]
         return lines(node.split[1]) + lines(node.split[2])
 
     out: list[Line] = []
@@ -192,26 +262,37 @@ def _lines(root: _Node, loss: np.ndarray, vocabulary: list[tuple[str, Any]]) -> 
 
 
 def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
-           counts: Counts | None = None, curve: tuple[int, ...] = ()) -> list[Derived]:
+           counts: Counts | None = None, curve: tuple[int, ...] = (), table: str | Path | None = None,
+           work: Path | None = None) -> list[Derived]:
     """The derived card of at most ``most`` lines, and those of each size of ``curve``, each
-    checked exactly."""
-    if rules.draws:
-        raise InputError(f"the rules {rules.name!r} offer an exchange or a sixth card: deriving a card for them needs "
-                         "every option's EV of every class (a full table), which strategy derive does not read yet")
+    checked exactly (rules with draws: from their complete ``table``, the check's departures
+    kept in ``work``, as ``check``)."""
     if not 2 <= most <= 200:
         raise InputError(f"--lines must be 2 to 200, not {most}")
-    c = counts if counts is not None else class_counts(rules, jobs, progress)
-    _, _, seen = ranked_classes()
-    cells, loss = _cells(seen, c)
+    names = actions(rules)
+    c: Counts | None = None
+    if rules.draws:
+        codes = TableCodes.read(rules, table)
+        hands, ups, weight = enumerate_classes()
+        seen = Seen.of(hands, ups)
+        bets = bet_counts(hands, ups, rules)
+        bet_ev = bets[:, BET["value"]] / (bets[:, BET["n"]] * bets[:, BET["den"]]).astype(np.float64)
+        loss = _table_losses(seen, codes, rules, names, bet_ev)
+    else:
+        c = counts if counts is not None else class_counts(rules, jobs, progress)
+        _, _, seen = ranked_classes()
+        loss, weight = _bet_fold_losses(c), c.weight
+    cells, summed = _cells(seen, loss, weight, rules.draws)
+    del loss
     out: list[Derived] = []
     for size in sorted({most, *curve}):
-        chosen = search(cells, loss, size)
+        chosen = search(cells, summed, names, size, rules.draws)
         if out and len(chosen) == len(out[-1].lines):
             continue                          # no condition lowers the loss further
         name = f"{rules.name}: derived card of {len(chosen)} lines"
         text = card_text(chosen, rules, name)
         card = parse(text, f"{rules.name}-derived-{len(chosen)}.toml")
-        out.append(Derived(chosen, card, check(card, rules, counts=c), text))
+        out.append(Derived(chosen, card, check(card, rules, jobs, progress, counts=c, table=table, work=work), text))
     return out
 
 

@@ -24,6 +24,19 @@ BITS = np.asarray([bin(v).count("1") for v in range(1 << 13)], np.int64)
 """The number of ranks in each 13-bit mask."""
 
 
+def _outs() -> np.ndarray:
+    masks = np.arange(1 << 13)
+    outs = np.zeros(1 << 13, np.int64)
+    for rank in range(13):
+        with_it = masks | (1 << rank)
+        outs += ((with_it[:, None] & STRAIGHTS) == STRAIGHTS).any(axis=1)
+    return outs
+
+
+OUTS = _outs()
+"""For each 13-bit set of ranks, how many ranks would make a straight with it."""
+
+
 def _popcount(x: np.ndarray) -> np.ndarray:
     counted: np.ndarray = BITS[x]
     return counted
@@ -98,10 +111,7 @@ class Seen:
     def straight_outs(self) -> np.ndarray:
         """How many ranks would make a straight with the hand's cards (13 for a straight made;
         2 for an open-ended draw, 1 for an inside one, 0 for none)."""
-        outs = np.zeros(len(self), np.int64)
-        for rank in range(13):
-            with_it = self.rank_mask | (1 << rank)
-            outs += ((with_it[:, None] & STRAIGHTS) == STRAIGHTS).any(axis=1)
+        outs: np.ndarray = OUTS[self.rank_mask]
         return outs
 
     @cached_property

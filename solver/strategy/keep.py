@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import RANK_NAMES, RANKS
-from .hands import ROYAL, STRAIGHTS, Seen, _popcount
+from .hands import OUTS, ROYAL, STRAIGHTS, Seen, _popcount
 
 GROUPS = {"pair": 2, "two_pair": 2, "trips": 3, "quads": 4}
 SHAPES = ("flush", "straight", "straight_flush", "royal")
@@ -155,12 +155,7 @@ def _shape(word: str, seen: Seen, ranks: np.ndarray) -> tuple[np.ndarray, np.nda
     best_score = np.full(len(seen), -1, np.int64)
     for window in STRAIGHTS.tolist():
         four = seen.rank_mask & window
-        usable = _popcount(four) == 4
-        outs = np.zeros(len(seen), np.int64)
-        for rank in range(13):
-            with_it = four | (1 << rank)
-            outs += ((with_it[:, None] & STRAIGHTS) == STRAIGHTS).any(axis=1)
-        score = np.where(usable, outs * (1 << 13) + four, -1)
+        score = np.where(_popcount(four) == 4, OUTS[four] * (1 << 13) + four, -1)
         better = score > best_score
         best_score[better], best_set[better] = score[better], four[better]
     cols = ((best_set[:, None] >> ranks) & 1) == 1

@@ -17,6 +17,7 @@ from solver.cli import app
 from solver.errors import InputError
 from solver.optimal import unit
 from solver.strategy.departing import TableCodes, departures, shard_departures
+from solver.strategy.keep import NO_HAND, Keep
 
 RUSSIAN = rules.load("russian")
 
@@ -98,6 +99,67 @@ def test_departures_equal_solving_each_deal(codes, seen):
     moved = sum(int(x) * k for x, k in data["results"].items())
     assert moved == -sum(int(weights[r]) * loss for r, loss in zip(rows.tolist(), data["loss"]))
     assert len({int(line[r]) for r in rows}) >= 8
+
+
+def test_departures_equal_literal_enumeration(codes, seen):
+    """A card's change of the results in departing classes against the reference, which settles
+    every card drawn, every dealer hand and every buy draw one by one (actions it is quick for:
+    bet, a sixth card, a one-card exchange)."""
+    from solver.reference import deal as ref
+
+    card = strategy.load("russian-tip-pair-sixth-card")
+    played = card.codes(seen, card.decide(seen), RUSSIAN, codes.best, codes.second)
+    quick = (codes.best == 1) | ((codes.best >= 3) & np.isin(codes.best - 2, [1, 2, 4, 8, 16]))
+    candidates = np.flatnonzero((played != codes.best) & quick)
+    rows = np.sort(np.asarray(random.Random(11).sample(candidates.tolist(), 2), np.int64))
+    data = shard_departures(RUSSIAN, codes.table.fingerprint, 0, rows, played[rows], codes.best[rows],
+                            codes.best_ev[rows])
+    hands, ups, weights = enumerate_classes()
+    literal: dict[int, Fraction] = {}
+    for row in rows.tolist():
+        hand = tuple(int(c) for c in hands[row])
+        for code, sign in ((played[row], 1), (codes.best[row], -1)):
+            action = Action.from_code(int(code), hand)
+            for x, p in ref.option_results(hand, int(ups[row]), RUSSIAN, action.kind, action.throw).items():
+                literal[x] = literal.get(x, Fraction(0)) + sign * int(weights[row]) * p
+    big = unit(RUSSIAN)
+    assert {int(x): Fraction(k, big) for x, k in data["results"].items()} == {x: p for x, p in literal.items() if p}
+
+
+def test_what_a_derived_card_s_actions_lose(codes, seen):
+    """The losses the search of ``strategy derive`` reads from the compact table: none for the
+    best action, the runner-up's gap, a fold's exact distance, at least the gap for any other,
+    never an action a deal cannot take."""
+    import dataclasses
+    import importlib
+
+    derive = importlib.import_module("solver.strategy.derive")
+    rows = np.asarray(random.Random(5).sample(range(len(codes.best)), 4000), np.int64)
+    part = dataclasses.replace(codes, **{f: getattr(codes, f)[rows] for f in ("weight", "best", "second", "best_ev",
+                                                                               "second_ev")})
+    names = derive.actions(RUSSIAN)
+    loss = derive._table_losses(seen.take(rows), part, RUSSIAN, names)
+    gap = (part.best_ev - part.second_ev).astype(np.float32)
+    sub = seen.take(rows)
+    for a, name in enumerate(names):
+        if name.startswith("keep "):
+            kept = Keep.parse(name[5:]).kept(sub)
+            code = np.where((kept == NO_HAND) | (kept == 31), -1, 2 + (31 & ~kept))
+        else:
+            code = np.full(len(rows), ("fold", "bet", "sixth_card").index(name))
+        for i in range(len(rows)):
+            if name == "fold":
+                assert loss[i, a] == np.float32(part.best_ev[i] + 1)
+            elif code[i] == part.best[i]:
+                assert loss[i, a] == 0
+            elif loss[i, a] != derive.IMPOSSIBLE:
+                assert loss[i, a] >= gap[i] and code[i] >= 0
+    assert (loss.min(axis=1) == 0).mean() > 0.5
+    lines = (derive.Line((("to_flush", 4),), "keep flush"), derive.Line((("category", "pair"),), "sixth_card"),
+             derive.Line((), "keep nothing"))
+    card = strategy.parse(derive.card_text(lines, RUSSIAN, "t"), "t.toml")
+    assert [r.words() for r in card.first] == ["4 or more cards to a flush: keep flush", "pair: sixth card",
+                                                "any hand: exchange all five"]
 
 
 def test_an_optimal_card_is_optimal_play(tmp_path):

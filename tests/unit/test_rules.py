@@ -60,3 +60,17 @@ def test_not_toml_and_missing(tmp_path):
         rules.load(f)
     with pytest.raises(InputError, match="neither a rules preset"):
         rules.load(tmp_path / "missing.toml")
+
+
+def test_the_rules_files_in_docs_load():
+    """Every rules file shipped in docs/variants loads; Pechanga's says what its comment says."""
+    from pathlib import Path
+
+    import solver.rules as rules_mod
+
+    folder = Path(__file__).resolve().parents[2] / "docs" / "variants"
+    loaded = {p.stem: rules_mod.load(str(p)) for p in sorted(folder.glob("*.toml"))}
+    pechanga = loaded["pechanga"]
+    assert pechanga.exchange_counts == (2, 3, 4, 5) and pechanga.sixth_card and pechanga.sixth_card_fee == 1
+    assert pechanga.insurance_from == "three_of_a_kind" and pechanga.insurance_max == "half_payout"
+    assert loaded["max-payout-200"].max_payout == 200
