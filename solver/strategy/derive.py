@@ -186,11 +186,13 @@ class _Node:
 def _impurity(mass: np.ndarray) -> np.ndarray:
     """How mixed a set of deals is, by the mass (last axis: one per action) of the deals where
     each action is the best, each weighted by what it gains over the next best: Gini's index in
-    these weights, M - sum(m_a^2) / M, which unlike the loss itself rewards a split that sorts the
+    these weights, sum over a < b of m_a m_b / M (written so, not as M - sum m_a^2 / M, whose
+    cancellation would blur near ties), which unlike the loss itself rewards a split that sorts the
     deals even before either side changes its action."""
     total = mass.sum(axis=-1)
-    mixed: np.ndarray = total - np.divide((mass * mass).sum(axis=-1), total, out=np.zeros_like(total),
-                                          where=total > 0)
+    before = np.cumsum(mass, axis=-1) - mass            # the masses of the actions before each
+    pairs = (mass * before).sum(axis=-1)
+    mixed: np.ndarray = np.divide(pairs, total, out=np.zeros_like(total), where=total > 0)
     return mixed
 
 
@@ -200,11 +202,12 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], most: int, draw
     split (by one condition) most sorts its deals by their best action (``_impurity``), each
     leaf taking the action of least loss; written as a decision list (``_lines``)."""
     vocabulary = atoms(draws)
-    masks = np.stack([condition(k, v)[0](seen) for k, v in vocabulary]).astype(np.float32)
+    # float64: sums over hundreds of thousands of cells decide between near ties
+    masks = np.stack([condition(k, v)[0](seen) for k, v in vocabulary]).astype(np.float64)
     keys = np.asarray([k for k, _ in vocabulary])
     ordered = np.sort(loss, axis=1)
     gain = ordered[:, 1] - ordered[:, 0] if loss.shape[1] > 1 else np.zeros(len(loss))
-    sides = np.zeros(loss.shape, np.float32)
+    sides = np.zeros(loss.shape)
     sides[np.arange(len(loss)), np.argmin(loss, axis=1)] = gain
 
     def best_split(node: _Node) -> tuple[float, int]:
@@ -308,8 +311,8 @@ def markdown(d: Derived, curve: list[Derived], most: int) -> str:
     for i, rule in enumerate(d.card.first, 1):
         out.append(f"{i}. {rule.words()}")
     if len(d.lines) < most:
-        out += ["", f"No condition of the search's vocabulary lowers the loss further: the card stops at "
-                    f"{len(d.lines)} of the {most} lines allowed."]
+        out += ["", f"The search stops at {len(d.lines)} of the {most} lines allowed: no split it finds both sorts "
+                    "the deals further and fits in the lines left."]
     if curve:
         out += ["", "| lines | house edge | cost against optimal play (% of the ante) |", "|---|---|---|"]
         out += [f"| {len(x.lines)} | {float(-x.check.played.ev) * 100:.6f} % | {float(x.check.cost) * 100:.6f} % |"
