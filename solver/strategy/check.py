@@ -181,20 +181,21 @@ def _departures(seen: Seen, weight: np.ndarray, loss: np.ndarray, played: np.nda
     if not len(lost):
         return ()
     ranks, category, up = seen.ranks[lost], seen.category[lost], seen.up[lost]
-    key = (((ranks @ (13 ** np.arange(4, -1, -1))) * 11 + category) * 13 + up) * 6 + seen.take(lost).to_flush
+    suited = seen.take(lost).to_flush
+    key = (((ranks @ (13 ** np.arange(4, -1, -1))) * 11 + category) * 13 + up) * 6 + suited
     keys, group = np.unique(key, return_inverse=True)
     weighted = weight[lost].astype(np.float64) * loss[lost]
     rough = np.bincount(group, weighted)
     out = []
     for g in np.argsort(-rough, kind="stable")[:DEPARTURES]:
         members = lost[group == g]
-        worst = int(members[np.argmax(weighted[group == g])])
+        at = int(np.flatnonzero(group == g)[np.argmax(weighted[group == g])])
+        worst = int(lost[at])
         deals = int(weight[members].sum())
         lost_total = exact_total(weight[members], loss[members])
         hand = seen.hands[worst]
         named = " ".join(RANK_NAMES[r] for r in seen.ranks[worst])
-        suited = int(seen.take(np.asarray([worst])).to_flush[0])
-        held = f", {suited} of a suit" if suited >= 3 else ""
+        held = f", {int(suited[at])} of a suit" if suited[at] >= 3 else ""
         out.append(Departure(f"{named} ({LABELS[int(seen.category[worst])]}{held})", RANK_NAMES[int(seen.up[worst])],
                              action_words(int(played[worst]), hand), action_words(int(best[worst]), hand), deals,
                              Fraction(lost_total, deals * unit), Fraction(lost_total, total * unit) / cost
