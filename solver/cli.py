@@ -511,6 +511,9 @@ def strategy_check(
     work: Annotated[str | None, typer.Option("--work", help="Rules with draws: the folder that keeps the counts "
                                              "of the deals played otherwise than the best, so that a check stopped "
                                              "resumes (default: $RPOKER_CACHE, else ~/.cache/rpoker).")] = None,
+    returns: Annotated[bool, typer.Option("--returns/--no-returns", help="Rules with draws: count the card's "
+                                          "return table, standard deviation and rates too (--no-returns: the EV "
+                                          "and the cost alone, exact, in about a fifth of the time).")] = True,
     as_json: JsonOption = False,
 ) -> None:
     """Exact EV, house edge and cost against optimal play of a strategy card, over every deal.
@@ -526,7 +529,8 @@ def strategy_check(
     r = rules_mod.load(rules or card.rules)
     label = "classes played otherwise" if r.draws else "classes"
     with _progress(f"counting {r.name}:", label) as progress:
-        result = strategy_mod.check(card, r, jobs, progress, table=table, work=Path(work) if work else None)
+        result = strategy_mod.check(card, r, jobs, progress, table=table, work=Path(work) if work else None,
+                                    returns=returns)
     if as_json:
         typer.echo(json.dumps(strategy_mod.to_json(result), indent=1))
     else:
@@ -548,15 +552,17 @@ def strategy_derive(
 ) -> None:
     """A strategy card of at most --lines rules, derived from optimal play and checked exactly.
 
-    Rules with draws read their compact table (the search's losses are estimates where the table
-    holds no EV; the check is exact) and take as long as `strategy check` of the card."""
+    Rules with draws read their compact table and solve one class of each cell for every action
+    (the search's losses are estimates where the table holds no EV; the check is exact, without
+    the return table)."""
     from . import strategy as strategy_mod
 
     if work is not None and not work.strip():
         raise InputError("--work is empty: name a directory")
     r = rules_mod.load(rules)
     directory = writable_directory(_out_dir(out, Path("reports") / f"{r.name}-strategy"), "strategy")
-    with _progress(f"counting {r.name}:", "classes played otherwise" if r.draws else "classes") as progress:
+    # with draws: the cells' representatives solved, then each card's departures
+    with _progress(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
         derived = strategy_mod.derive(r, lines, jobs, progress, curve=strategy_mod.CURVE if curve else (),
                                       table=table, work=Path(work) if work else None)
     written = strategy_mod.write_derived(derived, lines, directory)

@@ -271,13 +271,10 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
     bounded = [k for k in rules.exchange_counts if k in BOUNDED_COUNTS] if leading is not None else []
     raw = _kernel(hand, up_card, dead, rules, [k for k in rules.exchange_counts if k not in bounded],
                   rules.sixth_card, bounded)
-    strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
-    bet = BetValue.from_bet(raw.bet, int(payout_by_strength(rules)[strength]), rules)
+    bet = _bet_value(hand, raw, rules)
     options = [Option(Action("fold"), Fraction(-1)), Option(Action("bet"), bet.ev)]
     if rules.sixth_card:
-        assert raw.sixth_card is not None
-        num, den = raw.sixth_card
-        options.append(Option(Action("sixth_card"), -rules.sixth_card_fee + Fraction(num, den)))
+        options.append(Option(Action("sixth_card"), _sixth_value(raw, rules)))
     options += [Option(Action("exchange", throw), ev) for throw, ev in _exchanges(hand, rules, raw.exchange).items()]
     if bounded:
         # exactly: first the n exchanges of highest bounds that reach the n-th best of the others,
@@ -295,6 +292,66 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
                 options += [Option(Action("exchange", throw), ev)
                             for throw, ev in _exchanges(hand, rules, exact.exchange).items()]
     return Solution(hand, up_card, dead, rules, bet, ranked(options))
+
+
+def _exchange_mask(hand: tuple[Card, ...], action: Action, rules: Rules) -> int:
+    """The discard mask of an exchange the rules allow (an error names one they do not)."""
+    k = len(action.throw)
+    if k not in rules.exchange_counts or not set(action.throw) <= set(hand):
+        raise InputError(f"the rules {rules.name!r} do not allow exchanging {format_cards(action.throw)}"
+                         if k not in rules.exchange_counts else "the cards thrown must be in the hand")
+    return sum(1 << i for i, c in enumerate(hand) if c in action.throw)
+
+
+def _no_sixth_card(rules: Rules) -> InputError:
+    return InputError(f"the rules {rules.name!r} have no sixth card")
+
+
+def option_values(hand: Sequence[Card], up_card: Card, actions: Sequence[Action], rules: Rules = DEFAULT,
+                  dead: Sequence[Card] = ()) -> list[Fraction]:
+    """The exact EVs of some options of a deal, each as ``solve`` counts it, from one kernel call
+    that counts only these: a strategy check plays a few options of millions of classes.
+
+    >>> from solver.cards import parse_cards, parse_card
+    >>> hand, up = parse_cards("Ah Ad Kc 8s 9d"), parse_card("Kh")
+    >>> wanted = [Action("bet"), Action("exchange", hand[2:]), Action("sixth_card"), Action("fold")]
+    >>> option_values(hand, up, wanted) == [solve(hand, up).option(a.kind, a.throw).ev for a in wanted]
+    True
+    """
+    hand, dead = tuple(hand), tuple(dead)
+    _check(hand, up_card, dead, rules)
+    masks = {}
+    for a in actions:
+        if a.kind == "exchange":
+            masks[a] = _exchange_mask(hand, a, rules)
+        elif a.kind == "sixth_card" and not rules.sixth_card:
+            raise _no_sixth_card(rules)
+    sixth = any(a.kind == "sixth_card" for a in actions)
+    raw = _kernel(hand, up_card, dead, rules, sorted({m.bit_count() for m in masks.values()}), sixth,
+                  wanted=sum({1 << m for m in masks.values()}))
+    exchanges = _exchanges(hand, rules, raw.exchange)
+    out = []
+    for a in actions:
+        if a.kind == "fold":
+            out.append(Fraction(-1))
+        elif a.kind == "bet":
+            out.append(_bet_value(hand, raw, rules).ev)
+        elif a.kind == "sixth_card":
+            out.append(_sixth_value(raw, rules))
+        else:
+            out.append(exchanges[tuple(c for c in hand if c in a.throw)])
+    return out
+
+
+def _bet_value(hand: tuple[Card, ...], raw: Solved, rules: Rules) -> BetValue:
+    strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
+    return BetValue.from_bet(raw.bet, int(payout_by_strength(rules)[strength]), rules)
+
+
+def _sixth_value(raw: Solved, rules: Rules) -> Fraction:
+    assert raw.sixth_card is not None
+    num, den = raw.sixth_card
+    return -rules.sixth_card_fee + Fraction(num, den)
 
 
 def ranked(options: Sequence[Option]) -> tuple[Option, ...]:
@@ -372,17 +429,14 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
     else:
         if action.kind == "sixth_card":
             if not rules.sixth_card:
-                raise InputError(f"the rules {rules.name!r} have no sixth card")
+                raise _no_sixth_card(rules)
             results = _kernel(hand, up_card, dead, rules, (), True, results=True).sixth_card_results
             assert results is not None
             folded, rows, n, den = results
             fee = rules.sixth_card_fee
         else:
+            mask = _exchange_mask(hand, action, rules)
             k = len(action.throw)
-            if k not in rules.exchange_counts or not set(action.throw) <= set(hand):
-                raise InputError(f"the rules {rules.name!r} do not allow exchanging {format_cards(action.throw)}"
-                                 if k not in rules.exchange_counts else "the cards thrown must be in the hand")
-            mask = sum(1 << i for i, c in enumerate(hand) if c in action.throw)
             raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, results=True)
             folded, rows, n, den = raw.exchange_results[mask]
             fee = rules.exchange_fees[k - 1]

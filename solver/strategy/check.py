@@ -67,11 +67,13 @@ class Departure:
 
 @dataclass(frozen=True)
 class CardCheck:
-    """A strategy card played over the full cycle, next to optimal play."""
+    """A strategy card played over the full cycle, next to optimal play: its exact EV per ante,
+    and its results (``played``) unless the check was asked for the EV alone."""
 
     card: StrategyCard
     rules: Rules
-    played: Strategy
+    ev: Fraction
+    played: Strategy | None
     optimal: Strategy
     differ: int                          # deals whose first action is not the best
     lines: tuple[LineCost, ...]
@@ -80,18 +82,20 @@ class CardCheck:
     @property
     def cost(self) -> Fraction:
         """EV per ante lost against optimal play."""
-        return self.optimal.ev - self.played.ev
+        return self.optimal.ev - self.ev
 
 
 def check(card: StrategyCard, rules: Rules, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
-          counts: Counts | None = None, table: str | Path | None = None, work: Path | None = None) -> CardCheck:
+          counts: Counts | None = None, table: str | Path | None = None, work: Path | None = None,
+          returns: bool = True) -> CardCheck:
     """Play ``card`` under ``rules`` over every deal, exactly. Without draws: ``counts``, the
     classes' bet counts of these rules (``report.class_counts``) when they are at hand. With
     draws: the rules' complete ``table`` (default: found as ``tables.locate`` finds it) with the
     results of optimal play counted, ``work`` the folder that keeps the departures' counts
-    (``departing.work_root``)."""
+    (``departing.work_root``), and ``returns=False`` for the EV alone (the departures' losses
+    without their results: no return table, about a fifth of the time)."""
     if rules.draws:
-        return _check_drawing(card, rules, jobs, progress, table, work)
+        return _check_drawing(card, rules, jobs, progress, table, work, returns)
     c = counts if counts is not None else class_counts(rules, jobs, progress)
     hands, ups, seen = ranked_classes()
     line = _decided(card, seen, hands, ups)
@@ -107,20 +111,20 @@ def check(card: StrategyCard, rules: Rules, jobs: int = 1, progress: Callable[[i
 
 
 def _check_drawing(card: StrategyCard, rules: Rules, jobs: int, progress: Callable[[int, int], None] | None,
-                   table: str | Path | None, work: Path | None) -> CardCheck:
+                   table: str | Path | None, work: Path | None, returns: bool) -> CardCheck:
     codes = TableCodes.read(rules, table)
     optimal = optimal_returns(rules, codes.table)
     hands, ups, _ = enumerate_classes()       # in key order: the order of the table's rows
     seen = Seen.of(hands, ups)
     line = _decided(card, seen, hands, ups)
     played = card.codes(seen, line, rules, codes.best, codes.second)
-    moved = departures(rules, codes, played, jobs, progress, work)
+    moved = departures(rules, codes, played, jobs, progress, work, returns)
     loss = np.zeros(len(played), np.int64)
     loss[moved.rows] = moved.loss
     pairs = N_DEALS * COMPLETIONS
+    mine = Strategy.of(card.name, played_returns(optimal, moved), pairs) if returns else None
     return _assemble(card, rules, seen, line, codes.weight, played, codes.best, loss, rounds_unit(rules),
-                     Strategy.of(card.name, played_returns(optimal, moved), pairs),
-                     Strategy.of("optimal", optimal, pairs))
+                     mine, Strategy.of("optimal", optimal, pairs))
 
 
 def _decided(card: StrategyCard, seen: Seen, hands: np.ndarray, ups: np.ndarray) -> np.ndarray:
@@ -134,19 +138,20 @@ def _decided(card: StrategyCard, seen: Seen, hands: np.ndarray, ups: np.ndarray)
 
 
 def _assemble(card: StrategyCard, rules: Rules, seen: Seen, line: np.ndarray, weight: np.ndarray,
-              played: np.ndarray, best: np.ndarray, loss: np.ndarray, unit: int, mine: Strategy,
+              played: np.ndarray, best: np.ndarray, loss: np.ndarray, unit: int, mine: Strategy | None,
               optimal: Strategy) -> CardCheck:
     """The check from each class's rule, action codes (the card's, the best) and loss (over
-    ``unit`` per deal), and the two strategies' totals; the losses must add up to the cost."""
+    ``unit`` per deal), and the two strategies' totals (the card's when counted); the losses
+    must add up to the cost."""
     total = int(weight.sum())
     cost = Fraction(exact_total(weight, loss), total * unit)
-    if cost != optimal.ev - mine.ev:
+    if mine is not None and cost != optimal.ev - mine.ev:
         raise AssertionError("the losses of the classes do not add up to the difference of the EVs")
     differ = played != best
     lines = tuple(LineCost(rule, int(weight[line == i].sum()), int(weight[(line == i) & differ].sum()),
                            Fraction(exact_total(weight[line == i], loss[line == i]), total * unit))
                   for i, rule in enumerate(card.first))
-    return CardCheck(card, rules, mine, optimal, int(weight[differ].sum()), lines,
+    return CardCheck(card, rules, optimal.ev - cost, mine, optimal, int(weight[differ].sum()), lines,
                      _departures(seen, weight, loss, played, best, total, unit, cost))
 
 

@@ -12,13 +12,17 @@ What each action loses in each class: without draws, from every class's bet coun
 (``report.class_counts``: bet and fold, exactly). With draws, from the rules' compact table, which
 holds each class's best action and runner-up with their EVs, and the kernel counts every class's
 bet (about a minute): an action that is the best loses nothing, the runner-up its gap, a fold or a
-bet its EV's distance from the best; any other action at least the runner-up's gap, which the
-search takes as that gap plus ``UNKNOWN`` (an estimate: only the exact check says what the card
-loses).
+bet its EV's distance from the best. Any other action's loss is that of the same action in one
+class of the same cell (its *representative*, solved exactly: ``representative_losses``), and at
+least the runner-up's gap; where that class would exchange all five cards (a keep naming ranks it
+does not hold: 5 ms a class, as much as every other action together), the runner-up's gap plus
+``UNKNOWN``. These are the search's estimates: only the exact check says what the card loses.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,30 +30,31 @@ from typing import Any
 
 import numpy as np
 
-from ..action import KINDS
+from .. import __version__
+from ..action import KINDS, Action
 from ..cards import RANK_NAMES
 from ..category import CATEGORIES
-from ..classes import enumerate_classes
+from ..classes import enumerate_classes, rank_order
 from ..counts import BET
-from ..deal import bet_counts
+from ..deal import bet_counts, option_values
 from ..errors import InputError
 from ..manifest import writable_directory, write_atomic
 from ..report.counting import Counts, class_counts
 from ..rules import Rules
 from .card import StrategyCard, condition, parse
 from .check import CardCheck, check, ranked_classes
-from .departing import TableCodes
+from .departing import TableCodes, work_root
 from .hands import Seen
 from .keep import NO_HAND, Keep
 
 #: the cards' sizes of the cost curve
 CURVE = (5, 10, 20, 40)
 #: what an exchange of a derived card may keep (rules with an exchange)
-KEEPS = ("nothing", "pair", "two_pair", "trips", "flush", "straight", "straight_flush", "royal", "A", "K", "Q",
+KEEPS = ("pair", "two_pair", "trips", "flush", "straight", "straight_flush", "royal", "A", "K", "Q",
          "A K", "A Q", "A J", "K Q", "K J", "Q J", "A K Q", "A K J", "A Q J", "K Q J", "A K Q J", "Q+", "K+",
          "pair A", "pair K", "pair A K", "pair Q+")
 UNKNOWN = 0.1
-"""What the search adds to the runner-up's gap for an action the compact table has no EV of."""
+"""What the search adds to the runner-up's gap where a representative's loss is not counted."""
 IMPOSSIBLE = 1e6
 """The loss of an action a deal cannot take (a keep naming no card of it): never chosen."""
 
@@ -132,24 +137,95 @@ def _bet_fold_losses(counts: Counts) -> np.ndarray:
     return loss
 
 
-def _table_losses(seen: Seen, codes: TableCodes, rules: Rules, names: tuple[str, ...],
+def _action_codes(seen: Seen, rules: Rules, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The table code of an action of a derived card in each class, and where it cannot be taken."""
+    if not name.startswith("keep "):
+        return np.full(len(seen), KINDS.index(name)), np.zeros(len(seen), bool)
+    kept = Keep.parse(name[5:]).kept(seen)
+    throw = 31 & ~kept
+    sizes = np.asarray([bin(t).count("1") for t in range(32)])
+    return 2 + throw, (kept == NO_HAND) | ~np.isin(sizes[throw], rules.exchange_counts)
+
+
+ALL_FIVE = 2 + 31
+"""The code of exchanging all five, which representatives leave to ``UNKNOWN``."""
+
+
+def _solve_representatives(rules: Rules, rows: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The exact EVs (as floats) of the actions ``codes`` (rows, actions; -1: not wanted) of the
+    classes ``rows``, NaN where not wanted."""
+    hands, ups, _ = enumerate_classes()
+    out = np.full(codes.shape, np.nan)
+    for i in rank_order(hands[rows], ups[rows]).tolist():
+        hand, up = tuple(int(c) for c in hands[rows[i]]), int(ups[rows[i]])
+        wanted = sorted({int(c) for c in codes[i] if c >= 0})
+        values = dict(zip(wanted, option_values(hand, up, [Action.from_code(c, hand) for c in wanted], rules)))
+        out[i] = [float(values[int(c)]) if c >= 0 else np.nan for c in codes[i]]
+    return out
+
+
+def representative_losses(seen: Seen, rows: np.ndarray, names: tuple[str, ...], rules: Rules, codes: TableCodes,
+                          jobs: int = 1, progress: Callable[[int, int], None] | None = None,
+                          work: Path | None = None) -> np.ndarray:
+    """What each action loses in the classes ``rows`` (one per cell), solved exactly (floats, per
+    deal; NaN: not counted — betting, folding, exchanging all five, what the class cannot take), in
+    chunks of ``jobs`` workers kept in the work folder as they finish (a derive resumes)."""
+    import joblib
+
+    part = seen.take(rows)
+    wanted = np.full((len(rows), len(names)), -1, np.int64)
+    for a, name in enumerate(names):
+        code, impossible = _action_codes(part, rules, name)
+        wanted[:, a] = np.where(impossible | (code <= 1) | (code == ALL_FIVE), -1, code)
+    hands, ups, _ = enumerate_classes()
+    order = rank_order(hands[rows], ups[rows])
+    folder = writable_directory((work or work_root()) / codes.table.fingerprint, "strategy work")
+    chunks = np.array_split(order, max(1, len(order) // 2048))
+    values = np.full(wanted.shape, np.nan)
+    tasks = []
+    for chunk in chunks:
+        h = hashlib.sha256(f"rpoker derive representatives {__version__}".encode())
+        for a in (rows[chunk], wanted[chunk]):
+            h.update(np.ascontiguousarray(a, np.int64).tobytes())
+        path = folder / f"representatives-{h.hexdigest()[:24]}.npy"
+        try:
+            values[chunk] = np.load(path)
+        except (OSError, ValueError):
+            tasks.append((chunk, path))
+    counted = len(rows) - sum(len(c) for c, _ in tasks)
+    if progress is not None:
+        progress(counted, len(rows))
+    results = joblib.Parallel(n_jobs=jobs, return_as="generator")(
+        joblib.delayed(_solve_representatives)(rules, rows[c], wanted[c]) for c, _ in tasks)
+    for (chunk, path), got in zip(tasks, results):
+        write_atomic(path, _npy_writer(got))
+        values[chunk] = got
+        counted += len(chunk)
+        if progress is not None:
+            progress(counted, len(rows))
+    loss: np.ndarray = codes.best_ev[rows][:, None] - values
+    return loss
+
+
+def _npy_writer(a: np.ndarray) -> Callable[[Path], object]:
+    buffer = io.BytesIO()
+    np.save(buffer, a, allow_pickle=False)
+    return lambda path: path.write_bytes(buffer.getvalue())
+
+
+def _table_losses(seen: Seen, codes: TableCodes, rules: Rules, names: tuple[str, ...], estimate: np.ndarray,
                   bet_ev: np.ndarray | None = None) -> np.ndarray:
     """What each action loses in each class (rules with draws), as the compact table tells it
-    (the module's docstring), with betting's loss from each class's bet EV ``bet_ev`` when
-    given; in antes per deal, float32 (classes, actions)."""
+    (the module's docstring), the losses of its other actions as ``estimate`` (classes,
+    actions; NaN: not counted) and betting's from each class's bet EV ``bet_ev`` when given; in
+    antes per deal, float32 (classes, actions)."""
     gap = (codes.best_ev - codes.second_ev).astype(np.float32)
     out = np.empty((len(seen), len(names)), np.float32)
-    counts = np.asarray([bin(t).count("1") for t in range(32)])
     for a, name in enumerate(names):
-        if name.startswith("keep "):
-            kept = Keep.parse(name[5:]).kept(seen)
-            throw = 31 & ~kept
-            code = 2 + throw
-            impossible = (kept == NO_HAND) | ~np.isin(counts[throw], rules.exchange_counts)
-        else:
-            code = np.full(len(seen), KINDS.index(name))
-            impossible = np.zeros(len(seen), bool)
-        loss = np.where(code == codes.best, 0, np.where(code == codes.second, gap, gap + UNKNOWN))
+        code, impossible = _action_codes(seen, rules, name)
+        # never below the runner-up's gap: an action that is neither the best nor the runner-up
+        unknown = np.where(np.isnan(estimate[:, a]), gap + UNKNOWN, np.maximum(estimate[:, a], gap))
+        loss = np.where(code == codes.best, 0, np.where(code == codes.second, gap, unknown))
         if name == "fold":
             loss = (codes.best_ev + 1).astype(np.float32)
         if name == "bet" and bet_ev is not None:
@@ -158,13 +234,20 @@ def _table_losses(seen: Seen, codes: TableCodes, rules: Rules, names: tuple[str,
     return out
 
 
-def _cells(seen: Seen, loss: np.ndarray, weight: np.ndarray, draws: bool) -> tuple[Seen, np.ndarray]:
-    """The cells (one class of each, as a Seen) and each action's loss summed over their deals
-    (cells, actions)."""
+def _cell_of(seen: Seen, draws: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The cells: the first class of each, and each class's cell."""
     key = ((seen.ranks @ (13 ** np.arange(4, -1, -1))) * 11 + seen.category) * 13 + seen.up
     if draws:
         key = (((key * 6 + seen.to_flush) * 6 + seen.to_straight_flush) * 6 + seen.to_royal) * 14 + seen.straight_outs
     _, first, cell = np.unique(key, return_index=True, return_inverse=True)
+    return first, cell
+
+
+def _cells(seen: Seen, loss: np.ndarray, weight: np.ndarray, draws: bool,
+           cells: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Seen, np.ndarray]:
+    """The cells (one class of each, as a Seen; ``cells``: ``_cell_of`` when at hand) and each
+    action's loss summed over their deals (cells, actions)."""
+    first, cell = cells if cells is not None else _cell_of(seen, draws)
     summed = np.zeros((len(first), loss.shape[1]))
     for a in range(loss.shape[1]):
         summed[:, a] = np.bincount(cell, weight * loss[:, a].astype(np.float64), len(first))
@@ -274,18 +357,22 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         raise InputError(f"--lines must be 2 to 200, not {most}")
     names = actions(rules)
     c: Counts | None = None
+    found: tuple[np.ndarray, np.ndarray] | None = None
     if rules.draws:
         codes = TableCodes.read(rules, table)
         hands, ups, weight = enumerate_classes()
         seen = Seen.of(hands, ups)
         bets = bet_counts(hands, ups, rules)
         bet_ev = bets[:, BET["value"]] / (bets[:, BET["n"]] * bets[:, BET["den"]]).astype(np.float64)
-        loss = _table_losses(seen, codes, rules, names, bet_ev)
+        found = _cell_of(seen, True)
+        estimate = representative_losses(seen, found[0], names, rules, codes, jobs, progress, work)
+        loss = _table_losses(seen, codes, rules, names, estimate[found[1]], bet_ev)
+        del estimate
     else:
         c = counts if counts is not None else class_counts(rules, jobs, progress)
         _, _, seen = ranked_classes()
         loss, weight = _bet_fold_losses(c), c.weight
-    cells, summed = _cells(seen, loss, weight, rules.draws)
+    cells, summed = _cells(seen, loss, weight, rules.draws, found)
     del loss
     out: list[Derived] = []
     for size in sorted({most, *curve}):
@@ -295,7 +382,8 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         name = f"{rules.name}: derived card of {len(chosen)} lines"
         text = card_text(chosen, rules, name)
         card = parse(text, f"{rules.name}-derived-{len(chosen)}.toml")
-        out.append(Derived(chosen, card, check(card, rules, jobs, progress, counts=c, table=table, work=work), text))
+        out.append(Derived(chosen, card, check(card, rules, jobs, progress, counts=c, table=table, work=work,
+                                               returns=False), text))
     return out
 
 
@@ -304,7 +392,7 @@ def markdown(d: Derived, curve: list[Derived], most: int) -> str:
     asked for)."""
     c = d.check
     out = [f"# {d.card.name}", "",
-           f"Rules `{c.rules.name}`. House edge **{float(-c.played.ev) * 100:.6f} %** (optimal play "
+           f"Rules `{c.rules.name}`. House edge **{float(-c.ev) * 100:.6f} %** (optimal play "
            f"{float(-c.optimal.ev) * 100:.6f} %); cost against optimal play **{float(c.cost) * 100:.6f} %** of the "
            f"ante (exact: {c.cost.numerator}/{c.cost.denominator}); first action not the best in "
            f"{c.differ:,} of 122,151,120 deals.", "", "The first rule that holds decides:", ""]
@@ -315,7 +403,7 @@ def markdown(d: Derived, curve: list[Derived], most: int) -> str:
                     "the deals further and fits in the lines left."]
     if curve:
         out += ["", "| lines | house edge | cost against optimal play (% of the ante) |", "|---|---|---|"]
-        out += [f"| {len(x.lines)} | {float(-x.check.played.ev) * 100:.6f} % | {float(x.check.cost) * 100:.6f} % |"
+        out += [f"| {len(x.lines)} | {float(-x.check.ev) * 100:.6f} % | {float(x.check.cost) * 100:.6f} % |"
                 for x in curve]
     return "\n".join(out) + "\n"
 

@@ -19,17 +19,18 @@ def _total(t: Fraction) -> str:
 
 def to_text(c: CardCheck) -> str:
     """The card with its exact figures next to optimal play, in the manner of a game analysis."""
-    p, o = c.played, c.optimal
+    p, o, ev = c.played, c.optimal, c.ev
     lines = [f"strategy {c.card.name!r} ({c.card.path}), rules {c.rules.name!r}", "",
-             f"EV per ante     {float(p.ev):+.9f}   (exact {p.ev.numerator}/{p.ev.denominator})",
-             f"house edge      {float(-p.ev) * 100:.6f} %",
-             f"net total       {_total(p.total)} antes over the cycle's {CYCLE:,} (deal, dealer completion) pairs",
+             f"EV per ante     {float(ev):+.9f}   (exact {ev.numerator}/{ev.denominator})",
+             f"house edge      {float(-ev) * 100:.6f} %",
+             f"net total       {_total(ev * CYCLE)} antes over the cycle's {CYCLE:,} (deal, dealer completion) pairs",
              f"optimal play    {float(o.ev):+.9f}   (house edge {float(-o.ev) * 100:.6f} %)",
              f"cost            {float(c.cost):.9f} per ante ({float(c.cost) * 100:.6f} % of the ante)",
-             f"first action not the best in {c.differ:,} of {N_DEALS:,} deals ({c.differ / N_DEALS * 100:.4f} %)",
-             f"bet rate {float(p.bet_rate) * 100:.4f} %, element of risk {float(p.element_of_risk) * 100:.6f} %, "
-             f"standard deviation {p.std():.6f}", "",
-             "rules (line of the file: deals it decides, departures from the best, cost per ante):"]
+             f"first action not the best in {c.differ:,} of {N_DEALS:,} deals ({c.differ / N_DEALS * 100:.4f} %)"]
+    if p is not None:
+        lines.append(f"bet rate {float(p.bet_rate) * 100:.4f} %, element of risk "
+                     f"{float(p.element_of_risk) * 100:.6f} %, standard deviation {p.std():.6f}")
+    lines += ["", "rules (line of the file: deals it decides, departures from the best, cost per ante):"]
     for lc in c.lines:
         lines.append(f"  line {lc.rule.line:>3}  {lc.rule.words()}")
         lines.append(f"            {lc.deals:,} deals, {lc.departures:,} departures, cost {float(lc.cost):.9f}")
@@ -39,8 +40,11 @@ def to_text(c: CardCheck) -> str:
         for d in c.departures:
             lines.append(f"  {d.hand}, up {d.up}: {d.action}, best {d.best}; {d.deals:,} deals; "
                          f"{float(d.loss):.6f}; {float(d.cost) * 100:.2f} %")
-    lines += ["", "return table (net result: probability):"]
-    lines += [f"  {r:+d}: {float(p.probability(k)):.12f}" for r, k in p.results.items()]
+    if p is None:
+        lines += ["", "return table: not counted (the check was asked for the EV alone: --no-returns)"]
+    else:
+        lines += ["", "return table (net result: probability):"]
+        lines += [f"  {r:+d}: {float(p.probability(k)):.12f}" for r, k in p.results.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -49,7 +53,9 @@ def to_json(c: CardCheck) -> dict[str, Any]:
     frac = fraction_json
     return {
         "strategy": c.card.name, "file": c.card.path, "rules": c.rules.name, "fingerprint": c.rules.fingerprint,
-        "played": strategy_json(c.played), "optimal": strategy_json(c.optimal), "cost_per_ante": frac(c.cost),
+        "ev_per_ante": frac(c.ev), "house_edge": frac(-c.ev), "net_total_over_cycle": frac(c.ev * CYCLE),
+        "played": strategy_json(c.played) if c.played is not None else None, "optimal": strategy_json(c.optimal),
+        "cost_per_ante": frac(c.cost),
         "differ": {"deals": c.differ, "of": N_DEALS},
         "lines": [{"line": lc.rule.line, "rule": lc.rule.words(), "deals": lc.deals, "departures": lc.departures,
                    "cost_per_ante": frac(lc.cost)} for lc in c.lines],

@@ -16,7 +16,7 @@ from solver.classes import enumerate_classes
 from solver.cli import app
 from solver.errors import InputError
 from solver.optimal import unit
-from solver.strategy.departing import TableCodes, departures, shard_departures
+from solver.strategy.departing import TableCodes, departures, shard_departures, shard_losses
 from solver.strategy.keep import NO_HAND, Keep
 
 RUSSIAN = rules.load("russian")
@@ -99,6 +99,10 @@ def test_departures_equal_solving_each_deal(codes, seen):
     moved = sum(int(x) * k for x, k in data["results"].items())
     assert moved == -sum(int(weights[r]) * loss for r, loss in zip(rows.tolist(), data["loss"]))
     assert len({int(line[r]) for r in rows}) >= 8
+    # without the results: the same losses, from the two actions' EVs alone
+    alone = shard_losses(RUSSIAN, codes.table.fingerprint, 0, rows, played[rows], codes.best[rows],
+                         codes.best_ev[rows])
+    assert alone["loss"] == data["loss"] and "results" not in alone
 
 
 def test_departures_equal_literal_enumeration(codes, seen):
@@ -138,7 +142,7 @@ def test_what_a_derived_card_s_actions_lose(codes, seen):
     part = dataclasses.replace(codes, **{f: getattr(codes, f)[rows] for f in ("weight", "best", "second", "best_ev",
                                                                                "second_ev")})
     names = derive.actions(RUSSIAN)
-    loss = derive._table_losses(seen.take(rows), part, RUSSIAN, names)
+    loss = derive._table_losses(seen.take(rows), part, RUSSIAN, names, np.full((len(rows), len(names)), np.nan))
     gap = (part.best_ev - part.second_ev).astype(np.float32)
     sub = seen.take(rows)
     for a, name in enumerate(names):
@@ -160,6 +164,37 @@ def test_what_a_derived_card_s_actions_lose(codes, seen):
     card = strategy.parse(derive.card_text(lines, RUSSIAN, "t"), "t.toml")
     assert [r.words() for r in card.first] == ["4 or more cards to a flush: keep flush", "pair: sixth card",
                                                 "any hand: exchange all five"]
+
+
+def test_the_representatives_losses_are_exact(codes, seen, tmp_path, monkeypatch):
+    """What a derive solves of one class per cell: each action's loss against the table's best is
+    the difference of ``deal.solve``'s EVs; betting, folding, exchanging all five and what a
+    class cannot take are not counted; a second derive reads them back from the work folder."""
+    import importlib
+
+    derive = importlib.import_module("solver.strategy.derive")
+    rows = np.sort(np.asarray(random.Random(3).sample(range(len(codes.best)), 12), np.int64))
+    names = derive.actions(RUSSIAN)
+    loss = derive.representative_losses(seen, rows, names, RUSSIAN, codes, work=tmp_path)
+    hands, ups, _ = enumerate_classes()
+    counted = 0
+    for i, row in enumerate(rows.tolist()):
+        hand = tuple(int(c) for c in hands[row])
+        solved = deal.solve(hand, int(ups[row]))
+        for a, name in enumerate(names):
+            code, impossible = (x[0] for x in derive._action_codes(seen.take(rows[i:i + 1]), RUSSIAN, name))
+            if impossible or code <= 1 or code == derive.ALL_FIVE:
+                assert np.isnan(loss[i, a])
+                continue
+            action = Action.from_code(int(code), hand)
+            assert loss[i, a] == pytest.approx(float(solved.best.ev - solved.option(action.kind, action.throw).ev),
+                                               abs=1e-12)
+            counted += 1
+    assert counted >= 12 * 5
+    monkeypatch.setattr(derive, "_solve_representatives", None)      # read back, not solved again
+    again = derive.representative_losses(seen, rows, names, RUSSIAN, codes, work=tmp_path)
+    assert np.array_equal(np.isnan(again), np.isnan(loss)) and np.allclose(again[~np.isnan(loss)],
+                                                                           loss[~np.isnan(loss)])
 
 
 def test_an_optimal_card_is_optimal_play(tmp_path):
@@ -187,6 +222,12 @@ def test_departures_are_kept_and_read_back(codes, tmp_path):
     seen_progress.clear()
     third = departures(RUSSIAN, codes, played, progress=lambda d, t: seen_progress.append((d, t)), work=tmp_path)
     assert seen_progress[0][0] < 4 and third.loss.tolist() == first.loss.tolist()
+    # the losses alone: files of their own (the others are not read for them), the same losses
+    seen_progress.clear()
+    alone = departures(RUSSIAN, codes, played, progress=lambda d, t: seen_progress.append((d, t)), work=tmp_path,
+                       returns=False)
+    assert seen_progress[0] == (0, 4) and alone.results is None and alone.loss.tolist() == first.loss.tolist()
+    assert len(list((tmp_path / codes.table.fingerprint).glob("shard-*.json"))) == 6
 
 
 def test_the_shipped_tips_resolve_on_every_deal(codes, seen):
@@ -215,6 +256,20 @@ def test_the_command_with_draws(tmp_path):
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
     assert data["rules"] == "russian" and data["cost_per_ante"]["value"] == 0
+    assert data["ev_per_ante"] == data["played"]["ev_per_ante"] == data["optimal"]["ev_per_ante"]
+
+
+def test_the_ev_alone_equals_the_full_check(tmp_path):
+    """``--no-returns``: the same exact EV, cost and lines as the check with the results, and no
+    return table (said so in the text)."""
+    card = _card('[[first]]\nwhen = { category = "full_house" }\ndo = "sixth_card"\n[[first]]\ndo = "optimal"')
+    full = strategy.check(card, RUSSIAN, work=tmp_path)
+    alone = strategy.check(card, RUSSIAN, work=tmp_path, returns=False)
+    assert full.played is not None and alone.played is None and full.cost > 0
+    assert (alone.ev, alone.cost, alone.differ, alone.lines, alone.departures) == (
+        full.ev, full.cost, full.differ, full.lines, full.departures)
+    assert full.ev == full.played.ev
+    assert "return table: not counted" in strategy.to_text(alone) and strategy.to_json(alone)["played"] is None
 
 
 def _readme_rows(prefix: str) -> dict[str, list[str]]:
@@ -237,5 +292,5 @@ def test_the_readme_tips_are_what_check_gives(name, tmp_path):
     """The README's figures of a tip are what ``strategy check`` gives (a fresh work folder)."""
     row = _readme_rows("russian-tip-")[name]
     c = strategy.check(strategy.load(name), RUSSIAN, jobs=2, work=tmp_path)
-    assert row[2] == f"{float(-c.played.ev) * 100:.6f} %" and row[3] == f"{float(c.cost) * 100:.6f} %"
+    assert row[2] == f"{float(-c.ev) * 100:.6f} %" and row[3] == f"{float(c.cost) * 100:.6f} %"
     assert row[4] == f"{c.differ / 122_151_120 * 100:.4f} %"
