@@ -9,7 +9,7 @@ bet or folded as the solver decides, its best insurance, the games it buys) and 
 from the best action's to the card's. So every figure is an exact integer count, and the work is
 in the departures alone. Without the return table (``returns=False``) only the two actions' exact
 EVs are counted (``deal.option_values``, one kernel call for both, without the results' rows:
-about a fifth of the time), which is all the EV and the cost need.
+up to 3 times faster), which is all the EV and the cost need.
 
 Each shard's departures are counted in one task and kept in a work folder, named by what they
 depend on (the table, the shard, the departing classes and both actions of each): a check
