@@ -108,7 +108,8 @@ def condition(key: str, value: Any) -> tuple[Test, str]:
         return holds_all, f"holding {' and '.join(RANK_NAMES[r] for r in sorted(ranks, reverse=True))}"
     if key == "group":
         ranks = _ranks(value, "group")
-        return (lambda s: np.isin(s.group, list(ranks))), f"pair (or more) of {_rank_words(ranks)}"
+        words = f"its pair (or more; without one, its highest card) {_rank_words(ranks)}"
+        return (lambda s: np.isin(s.group, list(ranks))), words
     if key == "at_least":
         try:
             sets = [rank_set(t, "at_least") for t in str(value).replace(",", " ").split()]
@@ -126,10 +127,8 @@ def condition(key: str, value: Any) -> tuple[Test, str]:
                 equal &= s.ranks[:, i] == r
             return above | equal
         return at_least, f"cards at least {' '.join(RANK_NAMES[r] for r in floor)}"
-    if key == "up_below":
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 5:
-            raise ValueError(f"up_below must be a card's place in the hand from the highest, 1 to 5, not {value!r}")
-        return (lambda s: s.up < s.ranks[:, value - 1]), f"the up-card below the hand's {_ORDINAL[value]} card"
+    if key in ("up_below", "up_above"):
+        return _up_against(key, value)
     if key in DRAWS:
         return _draw(key, value)
     if key == "to_straight":
@@ -142,8 +141,29 @@ DRAWS = {"to_flush": (3, 5, "a flush"), "to_straight_flush": (3, 5, "a straight 
          "to_royal": (2, 5, "a royal flush")}
 STRAIGHT_DRAWS = {"open": ("an open-ended straight draw (or a straight)", 2, 13),
                   "inside": ("an inside straight draw", 1, 1), "any": ("four to a straight (or a straight)", 1, 13)}
-CONDITIONS = ("category", "up", "up_matches", "holds", "holds_all", "group", "at_least", "up_below", *DRAWS,
-              "to_straight")
+CONDITIONS = ("category", "up", "up_matches", "holds", "holds_all", "group", "at_least", "up_below", "up_above",
+              *DRAWS, "to_straight")
+
+
+def _up_against(key: str, value: Any) -> tuple[Test, str]:
+    """``up_below = 4``: the up-card ranks below the hand's 4th highest card; ``"group"``: below
+    its pair (or trips; its highest card without one). ``up_above``: above them."""
+    if value == "group":
+        def card(s: Seen) -> np.ndarray:
+            group: np.ndarray = s.group
+            return group
+        named = "pair (or more; without one, its highest card)"
+    elif isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5:
+        def card(s: Seen) -> np.ndarray:
+            nth: np.ndarray = s.ranks[:, value - 1]
+            return nth
+        named = f"{_ORDINAL[value]} card"
+    else:
+        raise ValueError(f"{key} must be a card's place in the hand from the highest, 1 to 5, or \"group\" (the "
+                         f"hand's pair or trips), not {value!r}")
+    if key == "up_below":
+        return (lambda s: s.up < card(s)), f"the up-card below the hand's {named}"
+    return (lambda s: s.up > card(s)), f"the up-card above the hand's {named}"
 
 
 def _draw(key: str, value: Any) -> tuple[Test, str]:

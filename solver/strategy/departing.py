@@ -98,11 +98,11 @@ def _sealed(payload: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
-def _damaged(row: int, stored: float, counted: Fraction) -> InputError | None:
-    if abs(float(counted) - stored) <= 1e-9:
-        return None
-    return InputError(f"class {row}: the table's best EV {stored} is not that of playing its action "
-                      f"({float(counted)}): a table of other rules or a damaged one")
+def _check_best(row: int, stored: float, counted: Fraction) -> None:
+    """Refuse a table whose best EV of class ``row`` is not what its action counts."""
+    if abs(float(counted) - stored) > 1e-9:
+        raise InputError(f"class {row}: the table's best EV {stored} is not that of playing its action "
+                         f"({float(counted)}): a table of other rules or a damaged one")
 
 
 def shard_losses(rules: Rules, fingerprint: str, shard: int, rows: np.ndarray, played: np.ndarray,
@@ -117,9 +117,7 @@ def shard_losses(rules: Rules, fingerprint: str, shard: int, rows: np.ndarray, p
         hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
         taken, skipped = option_values(hand, up, [Action.from_code(int(played[i]), hand),
                                                   Action.from_code(int(best[i]), hand)], rules)
-        damaged = _damaged(row, float(best_ev[i]), skipped)
-        if damaged:
-            raise damaged
+        _check_best(row, float(best_ev[i]), skipped)
         lost = (skipped - taken) * big
         if lost.denominator != 1:
             raise AssertionError("an option's EV is not a whole number over the unit")
@@ -152,9 +150,7 @@ def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarra
         hand, up, weight = tuple(int(c) for c in hands[row]), int(ups[row]), int(weights[row])
         taken = option_returns(hand, up, Action.from_code(int(played[i]), hand), rules)
         skipped = option_returns(hand, up, Action.from_code(int(best[i]), hand), rules)
-        damaged = _damaged(row, float(best_ev[i]), skipped.ev)
-        if damaged:
-            raise damaged
+        _check_best(row, float(best_ev[i]), skipped.ev)
         (scale_t, total_t), (scale_s, total_s) = scaled(taken), scaled(skipped)
         loss[i] = total_s - total_t
         for r, scale in ((taken, scale_t * weight), (skipped, -scale_s * weight)):

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
-from ..action import KINDS, Action
+from ..action import KINDS, N_CODES, Action
 from ..cards import RANK_NAMES
 from ..category import CATEGORIES
 from ..classes import enumerate_classes, rank_order
@@ -45,12 +45,13 @@ from .card import StrategyCard, condition, parse
 from .check import CardCheck, check, ranked_classes
 from .departing import TableCodes, work_root
 from .hands import Seen
-from .keep import NO_HAND, Keep
+from .keep import NO_HAND, Keep, rank_set
 
 #: the cards' sizes of the cost curve
 CURVE = (5, 10, 20, 40)
 #: what an exchange of a derived card may keep (rules with an exchange)
-KEEPS = ("pair", "two_pair", "trips", "flush", "straight", "straight_flush", "royal", "A", "K", "Q",
+KEEPS = ("pair", "two_pair", "trips", "flush", "straight", "straight_flush", "royal", "highest", "pair highest",
+         "A", "K", "Q",
          "A K", "A Q", "A J", "K Q", "K J", "Q J", "A K Q", "A K J", "A Q J", "K Q J", "A K Q J", "Q+", "K+",
          "pair A", "pair K", "pair A K", "pair Q+")
 UNKNOWN = 0.1
@@ -74,7 +75,8 @@ def atoms(draws: bool = False) -> list[tuple[str, Any]]:
     """The conditions a derived card may use, as (key, value) of the card's file: categories (and
     "or better"), up-card ranges, the up-card matching or not, a card (or one of two) held, the
     pair's range, the up-card below the n-th card, the AK hands' next cards; with ``draws``, the
-    draws to a flush, a straight, a straight flush and a royal."""
+    up-card above the n-th card and against the pair, and the draws to a flush, a straight, a
+    straight flush and a royal."""
     out: list[tuple[str, Any]] = [("category", c) for c in CATEGORIES] + [("category", f"{c}+") for c in CATEGORIES[1:]]
     out += [("up", _span(a, b)) for a in range(13) for b in range(a, 13)]
     out += [("up_matches", True), ("up_matches", False)]
@@ -85,6 +87,8 @@ def atoms(draws: bool = False) -> list[tuple[str, Any]]:
     out += [("at_least", f"A K {RANK_NAMES[x]}") for x in range(11)]
     out += [("at_least", f"A K {RANK_NAMES[x]} {RANK_NAMES[y]}") for x in range(11) for y in range(x)]
     if draws:
+        # the up-card against the hand's cards: what an exchange hopes to pair against the dealer's
+        out += [("up_below", "group")] + [("up_above", n) for n in (*range(1, 6), "group")]
         out += [("to_flush", 3), ("to_flush", 4), ("to_straight", "open"), ("to_straight", "inside"),
                 ("to_straight_flush", 3), ("to_straight_flush", 4), ("to_royal", 3), ("to_royal", 4)]
     return out
@@ -151,66 +155,104 @@ ALL_FIVE = 2 + 31
 """The code of exchanging all five, which representatives leave to ``UNKNOWN``."""
 
 
-def _solve_representatives(rules: Rules, rows: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """The exact EVs (as floats) of the actions ``codes`` (rows, actions; -1: not wanted) of the
-    classes ``rows``, NaN where not wanted."""
+def _representative_codes(rules: Rules) -> np.ndarray:
+    """The codes every representative is solved for: a sixth card and each exchange the rules
+    allow, but of all five (5 ms a class, as much as every other action together)."""
+    sizes = [bin(t).count("1") for t in range(1, 31)]
+    exchanges = [2 + t for t, k in zip(range(1, 31), sizes) if k in rules.exchange_counts]
+    return np.asarray(([2] if rules.sixth_card else []) + exchanges, np.int64)
+
+
+def _solve_representatives(rules: Rules, rows: np.ndarray) -> np.ndarray:
+    """The exact EVs (as floats) of every option of ``_representative_codes`` of the classes
+    ``rows`` (rows, N_CODES), NaN for the others."""
     hands, ups, _ = enumerate_classes()
-    out = np.full(codes.shape, np.nan)
+    wanted = _representative_codes(rules).tolist()
+    out = np.full((len(rows), N_CODES), np.nan)
     for i in rank_order(hands[rows], ups[rows]).tolist():
         hand, up = tuple(int(c) for c in hands[rows[i]]), int(ups[rows[i]])
-        wanted = sorted({int(c) for c in codes[i] if c >= 0})
-        values = dict(zip(wanted, option_values(hand, up, [Action.from_code(c, hand) for c in wanted], rules)))
-        out[i] = [float(values[int(c)]) if c >= 0 else np.nan for c in codes[i]]
+        out[i, wanted] = [float(v) for v in option_values(hand, up, [Action.from_code(c, hand) for c in wanted],
+                                                          rules)]
     return out
 
 
-def representative_losses(seen: Seen, rows: np.ndarray, names: tuple[str, ...], rules: Rules, codes: TableCodes,
-                          jobs: int = 1, progress: Callable[[int, int], None] | None = None,
+def representative_values(rows: np.ndarray, rules: Rules, codes: TableCodes, jobs: int = 1,
+                          progress: Callable[[int, int], None] | None = None,
                           work: Path | None = None) -> np.ndarray:
-    """What each action loses in the classes ``rows`` (one per cell), solved exactly (floats, per
-    deal; NaN: not counted — betting, folding, exchanging all five, what the class cannot take), in
-    chunks of ``jobs`` workers kept in the work folder as they finish (a derive resumes)."""
+    """The exact EVs (floats, per deal) of every option but betting, folding and exchanging all
+    five of the classes ``rows`` (one per cell): (rows, N_CODES), NaN where not counted. Counted
+    in chunks of ``jobs`` workers, each kept sealed in the work folder as it finishes (a derive
+    resumes, whatever actions its card may take)."""
     import joblib
 
-    part = seen.take(rows)
-    wanted = np.full((len(rows), len(names)), -1, np.int64)
-    for a, name in enumerate(names):
-        code, impossible = _action_codes(part, rules, name)
-        wanted[:, a] = np.where(impossible | (code <= 1) | (code == ALL_FIVE), -1, code)
     hands, ups, _ = enumerate_classes()
     order = rank_order(hands[rows], ups[rows])
     folder = writable_directory((work or work_root()) / codes.table.fingerprint, "strategy work")
     chunks = np.array_split(order, max(1, len(order) // 2048))
-    values = np.full(wanted.shape, np.nan)
+    values = np.full((len(rows), N_CODES), np.nan)
     tasks = []
     for chunk in chunks:
         h = hashlib.sha256(f"rpoker derive representatives {__version__}".encode())
-        for a in (rows[chunk], wanted[chunk]):
+        for a in (rows[chunk], _representative_codes(rules)):
             h.update(np.ascontiguousarray(a, np.int64).tobytes())
         path = folder / f"representatives-{h.hexdigest()[:24]}.npy"
-        try:
-            values[chunk] = np.load(path)
-        except (OSError, ValueError):
+        got = _read_sealed(path, (len(chunk), N_CODES))
+        if got is None:
             tasks.append((chunk, path))
+        else:
+            values[chunk] = got
     counted = len(rows) - sum(len(c) for c, _ in tasks)
     if progress is not None:
         progress(counted, len(rows))
+    if not tasks:       # all kept: an empty generator of joblib warns of tasks cancelled
+        return values
     results = joblib.Parallel(n_jobs=jobs, return_as="generator")(
-        joblib.delayed(_solve_representatives)(rules, rows[c], wanted[c]) for c, _ in tasks)
+        joblib.delayed(_solve_representatives)(rules, rows[c]) for c, _ in tasks)
     for (chunk, path), got in zip(tasks, results):
-        write_atomic(path, _npy_writer(got))
+        write_atomic(path, _sealed_writer(got))
         values[chunk] = got
         counted += len(chunk)
         if progress is not None:
             progress(counted, len(rows))
-    loss: np.ndarray = codes.best_ev[rows][:, None] - values
+    return values
+
+
+def representative_losses(part: Seen, values: np.ndarray, best_ev: np.ndarray, names: tuple[str, ...],
+                          rules: Rules) -> np.ndarray:
+    """What each action ``names`` loses in the representatives ``part`` of EVs ``values``
+    (``representative_values``) and best EVs ``best_ev``: (rows, actions), NaN where not counted
+    (betting, folding, exchanging all five, what the class cannot take)."""
+    loss = np.full((len(part), len(names)), np.nan)
+    for a, name in enumerate(names):
+        code, impossible = _action_codes(part, rules, name)
+        ok = ~impossible & (code >= 2)
+        loss[ok, a] = best_ev[ok] - values[np.flatnonzero(ok), code[ok]]
     return loss
 
 
-def _npy_writer(a: np.ndarray) -> Callable[[Path], object]:
+_SEAL = 32
+"""The bytes of the SHA-256 digest that ends a kept chunk."""
+
+
+def _sealed_writer(a: np.ndarray) -> Callable[[Path], object]:
     buffer = io.BytesIO()
     np.save(buffer, a, allow_pickle=False)
-    return lambda path: path.write_bytes(buffer.getvalue())
+    data = buffer.getvalue()
+    return lambda path: path.write_bytes(data + hashlib.sha256(data).digest())
+
+
+def _read_sealed(path: Path, shape: tuple[int, int]) -> np.ndarray | None:
+    """A kept chunk, or None where it is missing, damaged (its digest does not match) or not of
+    ``shape``: it is counted again."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    data, seal = raw[:-_SEAL], raw[-_SEAL:]
+    if hashlib.sha256(data).digest() != seal:
+        return None
+    got: np.ndarray = np.load(io.BytesIO(data), allow_pickle=False)
+    return got if got.shape == shape else None
 
 
 def _table_losses(seen: Seen, codes: TableCodes, rules: Rules, names: tuple[str, ...], estimate: np.ndarray,
@@ -254,6 +296,37 @@ def _cells(seen: Seen, loss: np.ndarray, weight: np.ndarray, draws: bool,
     return seen.take(first), summed
 
 
+#: conditions whose values are sets that nest: a second one on a path narrows the first
+NARROWS = ("category", "up", "group")
+
+
+def _narrowing(vocabulary: list[tuple[str, Any]]) -> Callable[[tuple[int, ...], int], tuple[int, ...] | None]:
+    """``narrow(path, i)``: the conditions of ``path`` with the vocabulary's condition ``i``
+    added — in the place of one of its key where both are sets (``NARROWS``) whose intersection
+    the vocabulary states (pair or better, then trips: trips) — or None where a card could not
+    state it (a key twice)."""
+    def values(i: int) -> frozenset[int]:
+        key, value = vocabulary[i]
+        if key == "category":
+            k = CATEGORIES.index(value.rstrip("+"))
+            return frozenset(range(k, len(CATEGORIES))) if value.endswith("+") else frozenset({k})
+        return rank_set(value, key)
+
+    stated = {(vocabulary[i][0], values(i)): i for i in range(len(vocabulary)) if vocabulary[i][0] in NARROWS}
+
+    def narrow(path: tuple[int, ...], i: int) -> tuple[int, ...] | None:
+        key = vocabulary[i][0]
+        same = [n for n, j in enumerate(path) if vocabulary[j][0] == key]
+        if not same:
+            return (*path, i)
+        if key not in NARROWS:
+            return None
+        n = same[0]
+        both = stated.get((key, values(path[n]) & values(i)))
+        return None if both is None else (*path[:n], both, *path[n + 1:])
+    return narrow
+
+
 @dataclass
 class _Node:
     """A node of the search's tree: its cells, the conditions written on its path (the branches
@@ -279,53 +352,117 @@ def _impurity(mass: np.ndarray) -> np.ndarray:
     return mixed
 
 
-def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], most: int, draws: bool = False) -> tuple[Line, ...]:
-    """The card of at most ``most`` lines over cells ``seen`` whose actions ``names`` lose
-    ``loss`` (cells, actions): a tree grown leaf by leaf, each time splitting the leaf whose best
-    split (by one condition) most sorts its deals by their best action (``_impurity``), each
-    leaf taking the action of least loss; written as a decision list (``_lines``)."""
+AHEAD = 3
+"""What a split's gain two splits ahead is divided by: the lines it may take."""
+SEARCHES = ("sorting", "loss")
+"""How a tree chooses its next split: the one that best sorts the deals by their best action
+(``_impurity``), or the one that lowers the loss most, looking one split further ahead."""
+
+
+def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[int, ...], draws: bool = False,
+           lookahead: int = 6) -> dict[int, tuple[Line, ...]]:
+    """The cards of at most each of ``sizes`` lines over cells ``seen`` whose actions ``names``
+    lose ``loss`` (cells, actions): at each size, the card of least loss of the trees grown by
+    each of ``SEARCHES``.
+
+    A tree grows leaf by leaf, each leaf taking the action of least loss, while its decision list
+    (``_lines``) fits in the size. Each step splits, by one condition, the leaf where
+    that gains most: by sorting, Gini's index of the deals by their best action, which rewards a
+    split that sorts the deals even before either side changes its action; by the loss, the loss
+    it takes off, where each leaf's ``lookahead`` best conditions by the loss and as many by
+    sorting are also scored by the loss left after the best split of each side, a third of it
+    counted (a split that changes no action at once may open the splits that do: the pairs by the
+    up-card against the pair)."""
     vocabulary = atoms(draws)
     # float64: sums over hundreds of thousands of cells decide between near ties
     masks = np.stack([condition(k, v)[0](seen) for k, v in vocabulary]).astype(np.float64)
-    keys = np.asarray([k for k, _ in vocabulary])
+    narrow = _narrowing(vocabulary)
     ordered = np.sort(loss, axis=1)
     gain = ordered[:, 1] - ordered[:, 0] if loss.shape[1] > 1 else np.zeros(len(loss))
     sides = np.zeros(loss.shape)
     sides[np.arange(len(loss)), np.argmin(loss, axis=1)] = gain
 
-    def best_split(node: _Node) -> tuple[float, int]:
-        idx = np.flatnonzero(node.cells)
-        part = masks[:, idx] if len(idx) < len(node.cells) else masks
-        total = sides[idx].sum(axis=0, dtype=np.float64)
-        held = (part @ sides[idx]).astype(np.float64)
+    def splits(cells: np.ndarray, path: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, float]:
+        """Each condition's loss left once it splits ``cells`` (inf where it splits nothing or
+        a card could not state it after the path), its sorting gain (-inf there), and the loss
+        before."""
+        idx = np.flatnonzero(cells)
+        part = masks[:, idx] if len(idx) < len(cells) else masks
+        total = loss[idx].sum(axis=0, dtype=np.float64)
+        held = part @ loss[idx].astype(np.float64)
+        left = held.min(axis=1) + (total - held).min(axis=1)
+        by_side = part @ sides[idx]
+        mass = sides[idx].sum(axis=0)
+        sorting = _impurity(mass) - _impurity(by_side) - _impurity(mass - by_side)
         size = part.sum(axis=1)
-        gain = _impurity(total) - _impurity(held) - _impurity(total - held)
-        used = [str(keys[i]) for i in node.path]
-        gain[(size == 0) | (size == len(idx)) | np.isin(keys, used)] = -np.inf
-        i = int(np.argmax(gain))
-        return float(gain[i]), i
+        bad = (size == 0) | (size == len(idx))
+        on_path = {vocabulary[j][0] for j in path}
+        bad |= [vocabulary[i][0] in on_path and narrow(path, i) is None for i in range(len(vocabulary))]
+        left[bad], sorting[bad] = np.inf, -np.inf
+        return left, sorting, float(total.min())
 
+    def after(cells: np.ndarray, path: tuple[int, ...]) -> float:
+        """The loss left in ``cells`` after their best split (or none)."""
+        unsplit = float(loss[cells].sum(axis=0).min())
+        return min(unsplit, float(splits(cells, path)[0].min())) if cells.sum() > 1 else unsplit
+
+    def by_sorting(node: _Node) -> tuple[float, int]:
+        sorting = splits(node.cells, node.path)[1]
+        i = int(np.argmax(sorting))
+        return float(sorting[i]), i
+
+    def by_loss(node: _Node) -> tuple[float, int]:
+        left, sorting, before = splits(node.cells, node.path)
+        best, chosen = -np.inf, -1
+        for i in {int(i) for i in np.argsort(left)[:lookahead]} | {int(i) for i in np.argsort(-sorting)[:lookahead]}:
+            if np.isfinite(left[i]):
+                held = masks[i] > 0
+                ahead = after(node.cells & held, narrow(node.path, i) or ()) + after(node.cells & ~held, node.path)
+                gain = max(before - float(left[i]), (before - ahead) / AHEAD)
+                if gain > best:
+                    best, chosen = gain, i
+        return best, chosen
+
+    def estimate(lines: tuple[Line, ...]) -> float:
+        left, out = np.ones(len(seen), bool), 0.0
+        for line in lines:
+            held = left.copy()
+            for cond in line.when:
+                held &= masks[vocabulary.index(cond)] > 0
+            out += float(loss[held, names.index(line.action)].sum())
+            left &= ~held
+        return out
+
+    return {size: min((_grow(loss, masks, names, vocabulary, narrow, size, score) for score in (by_sorting, by_loss)),
+                      key=estimate) for size in sizes}
+
+
+def _grow(loss: np.ndarray, masks: np.ndarray, names: tuple[str, ...], vocabulary: list[tuple[str, Any]],
+          narrow: Callable[[tuple[int, ...], int], tuple[int, ...] | None], most: int,
+          score: Callable[[_Node], tuple[float, int]]) -> tuple[Line, ...]:
+    """A tree grown leaf by leaf, each time splitting the leaf whose split ``score`` gains most
+    while its decision list fits in ``most`` lines (``narrow``: a path with a condition added)."""
     def node(cells: np.ndarray, path: tuple[int, ...]) -> _Node:
         return _Node(cells, path, int(np.argmin(loss[cells].sum(axis=0))))
 
     root = node(np.ones(len(loss), bool), ())
-    leaves = [(root, *best_split(root))]
+    leaves = [(root, *score(root))]
     out = _lines(root, names, vocabulary)
-    while True:
+    while leaves:
         k = max(range(len(leaves)), key=lambda n: leaves[n][1])
         parent, gain, i = leaves[k]
         if gain <= 0:
             break
         held = masks[i] > 0
-        left, right = node(parent.cells & held, (*parent.path, i)), node(parent.cells & ~held, parent.path)
+        left, right = node(parent.cells & held, narrow(parent.path, i) or ()), node(parent.cells & ~held, parent.path)
         parent.split = (i, left, right)
         grown = _lines(root, names, vocabulary)
         if len(grown) > most:
             parent.split = None
-            leaves[k] = (parent, -np.inf, i)
+            del leaves[k]
             continue
         out = grown
-        leaves[k:k + 1] = [(left, *best_split(left)), (right, *best_split(right))]
+        leaves[k:k + 1] = [(left, *score(left)), (right, *score(right))]
     return out
 
 
@@ -365,7 +502,8 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         bets = bet_counts(hands, ups, rules)
         bet_ev = bets[:, BET["value"]] / (bets[:, BET["n"]] * bets[:, BET["den"]]).astype(np.float64)
         found = _cell_of(seen, True)
-        estimate = representative_losses(seen, found[0], names, rules, codes, jobs, progress, work)
+        values = representative_values(found[0], rules, codes, jobs, progress, work)
+        estimate = representative_losses(seen.take(found[0]), values, codes.best_ev[found[0]], names, rules)
         loss = _table_losses(seen, codes, rules, names, estimate[found[1]], bet_ev)
         del estimate
     else:
@@ -375,8 +513,9 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     cells, summed = _cells(seen, loss, weight, rules.draws, found)
     del loss
     out: list[Derived] = []
-    for size in sorted({most, *curve}):
-        chosen = search(cells, summed, names, size, rules.draws)
+    cards = search(cells, summed, names, tuple(sorted({most, *curve})), rules.draws)
+    for size in sorted(cards):
+        chosen = cards[size]
         if out and len(chosen) == len(out[-1].lines):
             continue                          # no condition lowers the loss further
         name = f"{rules.name}: derived card of {len(chosen)} lines"

@@ -7,6 +7,8 @@ A keep is a list of words, the cards kept being the union of what each names:
 - ``pair``, ``two_pair``, ``trips``, ``quads``: the cards of the hand's (highest) pair, of its two
   pairs, of its three or four of a kind;
 - ranks and ranges: every card of those ranks (``"A K"``, ``"J+"`` for J or higher, ``"9-Q"``);
+- ``highest``: the highest unpaired card (of no pair or more of the hand): its highest card without a
+  pair, the kicker of a pair;
 - ``flush``: the cards of the suit the hand holds most of (three or more);
 - ``straight``: four cards to a straight, the four with the most ranks that complete them (an
   open-ended draw before an inside one), then the highest; of two cards of one rank, the one whose
@@ -26,8 +28,8 @@ all five cards: the card says what to do about it.
 >>> def kept(words):
 ...     mask = Keep.parse(words).kept(seen)[0]
 ...     return format_cards([c for i, c in enumerate(hand) if mask >> i & 1])
->>> kept("pair"), kept("pair A"), kept("A K"), kept("J+"), kept("nothing")
-('8c 8d', '8c 8d Ah', 'Ah Kh', 'Ah Kh', '')
+>>> kept("pair"), kept("pair A"), kept("A K"), kept("J+"), kept("nothing"), kept("pair highest")
+('8c 8d', '8c 8d Ah', 'Ah Kh', 'Ah Kh', '', '8c 8d Ah')
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .hands import OUTS, ROYAL, STRAIGHTS, Seen, _popcount
 
 GROUPS = {"pair": 2, "two_pair": 2, "trips": 3, "quads": 4}
 SHAPES = ("flush", "straight", "straight_flush", "royal")
+HIGHEST = "the highest unpaired card"
 NO_HAND = -1
 """``Keep.kept`` of a deal where a word names no card."""
 
@@ -88,13 +91,14 @@ class Keep:
         ranks: set[int] = set()
         for token in tokens:
             word = token.lower()
-            if word in ("nothing", *GROUPS, *SHAPES):
+            if word in ("nothing", "highest", *GROUPS, *SHAPES):
                 words.append(word)
             else:
                 try:
                     ranks |= rank_set(token, "keep")
                 except ValueError as exc:
-                    raise ValueError(f"{exc}; or one of nothing, {', '.join(GROUPS)}, {', '.join(SHAPES)}") from None
+                    raise ValueError(f"{exc}; or one of nothing, highest, {', '.join(GROUPS)}, {', '.join(SHAPES)}"
+                                     ) from None
         if "nothing" in words and (len(tokens) > 1):
             raise ValueError("keep = \"nothing\" throws every card: it takes no other word")
         return cls(tuple(words), frozenset(ranks))
@@ -103,7 +107,7 @@ class Keep:
         """In plain words: ``keep the pair and A``."""
         if self.words == ("nothing",):
             return "exchange all five"
-        named = [w.replace("_", " ") for w in self.words]
+        named = [HIGHEST if w == "highest" else w.replace("_", " ") for w in self.words]
         if self.ranks:
             named.append(" ".join(RANK_NAMES[r] for r in sorted(self.ranks, reverse=True)))
         return "keep " + " and ".join(named)
@@ -123,6 +127,12 @@ class Keep:
                     cols &= ranks == top[:, None]
                 needed = 4 if word == "two_pair" else GROUPS[word]
                 missing |= cols.sum(axis=1) != needed
+                keep |= cols
+            elif word == "highest":
+                single = same == 1
+                top = np.where(single, ranks, -1).max(axis=1)
+                cols = single & (ranks == top[:, None])
+                missing |= top < 0
                 keep |= cols
             elif word != "nothing":
                 cols, found = _shape(word, seen, ranks)

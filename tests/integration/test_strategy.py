@@ -79,6 +79,19 @@ def test_conditions():
     assert card.decide(seen).tolist() == [0, 1, 2]
 
 
+def test_the_up_card_against_the_pair():
+    """``up_above``/``up_below = "group"`` compare the up-card with the pair (or trips; the highest
+    card without one); equal ranks are neither above nor below."""
+    hands = ["5h 5d Kc 7s 2h", "5h 5d Kc 7s 2h", "5h 5d Kc 7s 2h", "Ah Qd Jc 8s 2h", "9h 9d 9c 4s 2h"]
+    seen = strategy.Seen.of(np.asarray([parse_cards(h) for h in hands]),
+                            np.asarray([parse_card(c) for c in ("9c", "5s", "3c", "Ac", "Ts")]))
+    card = _card("\n".join(f"[[first]]\nwhen = {{ {w} }}\ndo = \"bet\"" for w in [
+        'up_above = "group"', 'up_below = "group"', 'up_above = 2']))
+    assert [card.first[i].holds(seen).tolist() for i in range(3)] == [
+        [True, False, False, False, True], [False, False, True, False, False], [True, False, False, True, True]]
+    assert "above the hand's pair" in card.first[0].words()
+
+
 @pytest.mark.parametrize("text, message", [
     ('[[first]]\nwhen = { colour = "red" }\ndo = "bet"', "line 2: unknown condition 'colour'"),
     ('[[first]]\ndo = "bet"\n[[first]]\nwhen = { up = "2-X" }\ndo = "bet"', "line 4: up: '2-X' is not a rank"),
@@ -95,6 +108,7 @@ def test_conditions():
     ('[[first]]\ndo = "exchange"\nkeep = "pair Z"', "line 2: keep: 'Z' is not a rank"),
     ('[[first]]\nwhen = { to_flush = 6 }\ndo = "bet"', "line 2: to_flush must be a number of cards, 3 to 5"),
     ('[[first]]\nwhen = { to_straight = "gutshot" }\ndo = "bet"', "line 2: to_straight must be one of open"),
+    ('[[first]]\nwhen = { up_above = "pair" }\ndo = "bet"', "line 2: up_above must be a card's place"),
 ])
 def test_a_bad_card_is_one_line_naming_its_place(tmp_path, counts, text, message):
     path = tmp_path / "bad.toml"

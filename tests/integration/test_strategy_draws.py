@@ -175,7 +175,13 @@ def test_the_representatives_losses_are_exact(codes, seen, tmp_path, monkeypatch
     derive = importlib.import_module("solver.strategy.derive")
     rows = np.sort(np.asarray(random.Random(3).sample(range(len(codes.best)), 12), np.int64))
     names = derive.actions(RUSSIAN)
-    loss = derive.representative_losses(seen, rows, names, RUSSIAN, codes, work=tmp_path)
+    part = seen.take(rows)
+
+    def losses() -> np.ndarray:
+        values = derive.representative_values(rows, RUSSIAN, codes, work=tmp_path)
+        return derive.representative_losses(part, values, codes.best_ev[rows], names, RUSSIAN)
+
+    loss = losses()
     hands, ups, _ = enumerate_classes()
     counted = 0
     for i, row in enumerate(rows.tolist()):
@@ -191,10 +197,16 @@ def test_the_representatives_losses_are_exact(codes, seen, tmp_path, monkeypatch
                                                abs=1e-12)
             counted += 1
     assert counted >= 12 * 5
+    solve = derive._solve_representatives
     monkeypatch.setattr(derive, "_solve_representatives", None)      # read back, not solved again
-    again = derive.representative_losses(seen, rows, names, RUSSIAN, codes, work=tmp_path)
+    again = losses()
     assert np.array_equal(np.isnan(again), np.isnan(loss)) and np.allclose(again[~np.isnan(loss)],
                                                                            loss[~np.isnan(loss)])
+    kept = sorted(p for p in tmp_path.rglob("representatives-*.npy"))
+    assert kept
+    kept[0].write_bytes(kept[0].read_bytes()[:-1] + b"x")          # damaged: counted again, not read
+    monkeypatch.setattr(derive, "_solve_representatives", solve)
+    assert np.allclose(losses()[~np.isnan(loss)], loss[~np.isnan(loss)])
 
 
 def test_an_optimal_card_is_optimal_play(tmp_path):
@@ -230,10 +242,10 @@ def test_departures_are_kept_and_read_back(codes, tmp_path):
     assert len(list((tmp_path / codes.table.fingerprint).glob("shard-*.json"))) == 6
 
 
-def test_the_shipped_tips_resolve_on_every_deal(codes, seen):
-    tips = [name for name in strategy.shipped() if name.startswith("russian-tip-")]
-    assert len(tips) >= 8
-    for name in tips:
+def test_the_shipped_russian_cards_resolve_on_every_deal(codes, seen):
+    cards = [name for name in strategy.shipped() if name.startswith("russian-")]
+    assert len(cards) >= 9 and "russian-derived" in cards
+    for name in cards:
         card = strategy.load(name)
         played = card.codes(seen, card.decide(seen), RUSSIAN, codes.best, codes.second)
         assert ((played >= 0) & (played < 34)).all()

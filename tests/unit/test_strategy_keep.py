@@ -53,7 +53,7 @@ def _outs(ranks: set[int]) -> int:
 
 
 @pytest.mark.parametrize("words", ["pair", "two_pair", "trips", "A K", "J+", "flush", "straight", "straight_flush",
-                                   "royal", "pair A", "nothing"])
+                                   "royal", "pair A", "nothing", "highest", "pair highest"])
 def test_a_keep_against_its_definition(words):
     hands = _random_hands(3000, 2)
     kept = Keep.parse(words).kept(_seen(hands))
@@ -71,6 +71,12 @@ def test_a_keep_against_its_definition(words):
                     break
                 groups = groups if word == "two_pair" else groups[:1]
                 expected |= {c for c in hand if c >> 2 in groups}
+            elif word == "highest":
+                singles = [c for c in hand if count[c >> 2] == 1]
+                if not singles:
+                    expected = None
+                    break
+                expected.add(max(singles))      # cards of one rank differ: the highest card is the highest rank's
             elif word == "A":
                 expected |= {c for c in hand if c >> 2 == 12}
             elif word in ("K",):
@@ -110,7 +116,7 @@ def test_a_keep_against_its_definition(words):
             assert {c for i, c in enumerate(hand) if mask >> i & 1} == expected, (hand, words)
 
 
-@pytest.mark.parametrize("words", ["pair", "trips", "flush", "straight", "straight_flush", "royal", "Q+"])
+@pytest.mark.parametrize("words", ["pair", "trips", "flush", "straight", "straight_flush", "royal", "Q+", "highest"])
 def test_a_keep_is_the_same_in_every_arrangement_of_the_suits(words):
     """Permuting the suits of a deal (the same cards' places) keeps the same places."""
     hands = _random_hands(400, 3) + [parse_cards("5c 6d 7h 8s 8h"), parse_cards("9h Th Jh 3h 3c"),
@@ -124,6 +130,7 @@ def test_a_keep_is_the_same_in_every_arrangement_of_the_suits(words):
 
 def test_keep_words():
     assert Keep.parse("pair A").text() == "keep pair and A"
+    assert Keep.parse("pair highest").text() == "keep pair and the highest unpaired card"
     assert Keep.parse("nothing").text() == "exchange all five"
     for bad, message in (("", "keep must name"), ("nothing A", "takes no other word"), ("pair Z", "'Z' is not a rank")):
         with pytest.raises(ValueError, match=message):
