@@ -190,10 +190,11 @@ def representative_values(rows: np.ndarray, rules: Rules, codes: TableCodes, job
     folder = writable_directory((work or work_root()) / codes.table.fingerprint, "strategy work")
     chunks = np.array_split(order, max(1, len(order) // 2048))
     values = np.full((len(rows), N_CODES), np.nan)
+    solved = _representative_codes(rules)
     tasks = []
     for chunk in chunks:
         h = hashlib.sha256(f"rpoker derive representatives {__version__}".encode())
-        for a in (rows[chunk], _representative_codes(rules)):
+        for a in (rows[chunk], solved):
             h.update(np.ascontiguousarray(a, np.int64).tobytes())
         path = folder / f"representatives-{h.hexdigest()[:24]}.npy"
         got = _read_sealed(path, (len(chunk), N_CODES))
@@ -305,14 +306,14 @@ def _narrowing(vocabulary: list[tuple[str, Any]]) -> Callable[[tuple[int, ...], 
     added — in the place of one of its key where both are sets (``NARROWS``) whose intersection
     the vocabulary states (pair or better, then trips: trips) — or None where a card could not
     state it (a key twice)."""
-    def values(i: int) -> frozenset[int]:
-        key, value = vocabulary[i]
+    def values(key: str, value: str) -> frozenset[int]:
         if key == "category":
             k = CATEGORIES.index(value.rstrip("+"))
             return frozenset(range(k, len(CATEGORIES))) if value.endswith("+") else frozenset({k})
         return rank_set(value, key)
 
-    stated = {(vocabulary[i][0], values(i)): i for i in range(len(vocabulary)) if vocabulary[i][0] in NARROWS}
+    sets = {i: values(k, v) for i, (k, v) in enumerate(vocabulary) if k in NARROWS}
+    stated = {(vocabulary[i][0], held): i for i, held in sets.items()}
 
     def narrow(path: tuple[int, ...], i: int) -> tuple[int, ...] | None:
         key = vocabulary[i][0]
@@ -322,9 +323,16 @@ def _narrowing(vocabulary: list[tuple[str, Any]]) -> Callable[[tuple[int, ...], 
         if key not in NARROWS:
             return None
         n = same[0]
-        both = stated.get((key, values(path[n]) & values(i)))
+        both = stated.get((key, sets[path[n]] & sets[i]))
         return None if both is None else (*path[:n], both, *path[n + 1:])
     return narrow
+
+
+def _stated(path: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The path of a split made: the search splits only by conditions a card can state there."""
+    if path is None:
+        raise AssertionError("a split by a condition the card cannot state after its path")
+    return path
 
 
 @dataclass
@@ -354,16 +362,13 @@ def _impurity(mass: np.ndarray) -> np.ndarray:
 
 AHEAD = 3
 """What a split's gain two splits ahead is divided by: the lines it may take."""
-SEARCHES = ("sorting", "loss")
-"""How a tree chooses its next split: the one that best sorts the deals by their best action
-(``_impurity``), or the one that lowers the loss most, looking one split further ahead."""
 
 
 def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[int, ...], draws: bool = False,
            lookahead: int = 6) -> dict[int, tuple[Line, ...]]:
     """The cards of at most each of ``sizes`` lines over cells ``seen`` whose actions ``names``
-    lose ``loss`` (cells, actions): at each size, the card of least loss of the trees grown by
-    each of ``SEARCHES``.
+    lose ``loss`` (cells, actions): at each size, the card of least loss of two trees, one grown
+    by sorting, one by the loss.
 
     A tree grows leaf by leaf, each leaf taking the action of least loss, while its decision list
     (``_lines``) fits in the size. Each step splits, by one condition, the leaf where
@@ -417,7 +422,7 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
         for i in {int(i) for i in np.argsort(left)[:lookahead]} | {int(i) for i in np.argsort(-sorting)[:lookahead]}:
             if np.isfinite(left[i]):
                 held = masks[i] > 0
-                ahead = after(node.cells & held, narrow(node.path, i) or ()) + after(node.cells & ~held, node.path)
+                ahead = after(node.cells & held, _stated(narrow(node.path, i))) + after(node.cells & ~held, node.path)
                 gain = max(before - float(left[i]), (before - ahead) / AHEAD)
                 if gain > best:
                     best, chosen = gain, i
@@ -454,7 +459,8 @@ def _grow(loss: np.ndarray, masks: np.ndarray, names: tuple[str, ...], vocabular
         if gain <= 0:
             break
         held = masks[i] > 0
-        left, right = node(parent.cells & held, narrow(parent.path, i) or ()), node(parent.cells & ~held, parent.path)
+        left = node(parent.cells & held, _stated(narrow(parent.path, i)))
+        right = node(parent.cells & ~held, parent.path)
         parent.split = (i, left, right)
         grown = _lines(root, names, vocabulary)
         if len(grown) > most:
