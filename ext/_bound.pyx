@@ -33,7 +33,7 @@ cdef void multiset_bound(Ctx* x) noexcept nogil:
             v = bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL, more)
         else:
             v = bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL)
-        x.acc[x.masks[i]] += (<int128> x.leaves) * fold_floor(x, v)
+        x.acc[x.masks[i]] += (<int128> x.leaves) * fold_floor(x, player, v)
 
 
 cdef int128 flush_slack(Ctx* x, int i) noexcept nogil:

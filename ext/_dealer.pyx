@@ -112,9 +112,10 @@ cdef void _count_begin(Ctx* x, int k, bint forced) noexcept:
     x.seq = 0
 
 
-cdef object _sixth_card(Deal* D, KernelRules rules, const uint8_t* hand, Results* res):
-    """(numerator, denominator) of the average over sixth cards of max(-1, the bet), and with
-    ``res`` the results of every card, outcome by outcome."""
+cdef object _sixth_card(Deal* D, KernelRules rules, const uint8_t* hand, Results* res, const uint8_t* after):
+    """(numerator, denominator) of the average over sixth cards of max(-1, the bet) (with
+    ``after``, the card's bet or fold of each final strength), and with ``res`` the results of
+    every card, outcome by outcome."""
     cdef const Settings* st = &rules.st
     cdef const EvalTables* t = tables()
     cdef int a[13]
@@ -130,6 +131,7 @@ cdef object _sixth_card(Deal* D, KernelRules rules, const uint8_t* hand, Results
     cdef int64_t n = falling(D.n0 - 1, 4) // 24, den = falling(D.n0 - 5, st.redraws + 1), v, nq
     cdef int64_t* pref
     cdef int i, j, k, c, u, player, p, a1, a2, a3
+    cdef bint folded
     for i in range(13):
         a[i] = D.a0[i]
     for i in range(4):
@@ -167,11 +169,12 @@ cdef object _sixth_card(Deal* D, KernelRules rules, const uint8_t* hand, Results
                 else:
                     buy[0] = deck_excess(u, &rank_plan, a, ys, D.sigma)
             v = bet_with_buy(D, st, pref, &f, a, ys, D.n0 - 1, player, p, nq, n, den, counts, True, buy[0])
-        if res != NULL and v < -n * den:
+        folded = (after[player] == 0) if after != NULL else v < -n * den
+        if res != NULL and folded:
             res.folded += 1
         elif res != NULL:
             add_results(res, counts, 1, buy + 1, p)
-        total += v if v > -n * den else -n * den
+        total += -n * den if folded else v
         a[c >> 2] += 1
         ys[c & 3] |= 1 << (c >> 2)
     return (_py(total), D.n0 * n * den), (_results_py(res, n, den) if res != NULL else None)
@@ -224,7 +227,8 @@ cdef dict _bounds(Ctx* x, tuple bound_counts, tuple forced_counts, int* f_lists)
 
 def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules rules,
           tuple exchange_counts=(), bint sixth_card=False, *, tuple bound_counts=(),
-          uint32_t wanted=0xFFFFFFFF, bint card_by_card=False, bint results=False):
+          uint32_t wanted=0xFFFFFFFF, bint card_by_card=False, bint results=False,
+          const uint8_t[::1] after=None):
     """Exact numerators of the options of one deal (a ``Solved``): the bet of the dealt hand;
     with ``sixth_card``, a sixth card; the exchanges of each count in ``exchange_counts`` for
     the discard masks in ``wanted`` (a bit for each); upper bounds of the exchanges of each
@@ -234,6 +238,10 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
     ``card_by_card`` takes every exchange outcome one by one instead of by groups (slower; the
     tests compare the two). With ``results``, the results of the sixth card and of the
     exchanges solved, by final hand's payout and insurance (``counts.Results``).
+
+    ``after``: a strategy card's decision after a draw, by final strength (7462 entries: 1 bet,
+    0 fold; a six-card hand by its best five), for the sixth card and the exchanges that do not
+    force the bet; without it the final hand is bet or folded by its value. Not with bounds.
 
     Holds the GIL throughout: the store (``_store``) is the process's, so the threads of one
     process solve one deal at a time (parallel builds use processes).
@@ -259,6 +267,8 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
     cdef int64_t n, den, value, nq
     cdef int64_t* pref
     sixth = sixth_results = None
+    if after is not None and (after.shape[0] != N_STRENGTH or bound_counts):
+        raise ValueError("after: one entry per final strength (7462), and no bounds")
     try:
         known = np.concatenate([np.asarray(hand), np.asarray(dead)]).astype(np.uint8)
         deal_init(D, up, _ptr(known), known.shape[0], st.qualifier)
@@ -273,11 +283,13 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
         nq = dealer_below(D, pref, &f, st.qualifier)
         value = bet_with_buy(D, st, pref, &f, D.a0, D.ys0, D.n0, player, rules.p5[player], nq, n, den, counts)
         if sixth_card:
-            sixth, sixth_results = _sixth_card(D, rules, &hand[0], &res[32] if results else NULL)
+            sixth, sixth_results = _sixth_card(D, rules, &hand[0], &res[32] if results else NULL,
+                                               &after[0] if after is not None else NULL)
         # exchanges, by number of cards
         x.D = D
         x.st = st
         x.hand = &hand[0]
+        x.after = &after[0] if after is not None else NULL
         x.p5 = &rules.p5[0]
         x.slots = slots
         x.slot_lists = slot_lists

@@ -5,8 +5,9 @@ from solver._bet cimport N_COUNTS, bet
 from solver._combinatorics cimport MS_OFF, int128
 from solver._deck cimport Deal, Filter
 from solver._multiset cimport flush_suits, group_counts, group_deltas, group_parts, multiset_begin, other_total
-from solver._outcome cimport (Ctx, dealer_flushes, excess_of, final_strength, flush_cards, flush_value, fold_floor,
-                              add_results, other_suits, outcome_results, outcome_value, plan_of, results_part)
+from solver._outcome cimport (Ctx, add_results, dealer_flushes, excess_of, final_strength, flush_cards, flush_value,
+                              fold_floor, never_folds, other_suits, outcome_results, outcome_value, plan_of,
+                              results_part, ruled_fold)
 from solver._bound cimport multiset_bound
 from solver._settle cimport Settings, buys, capped
 from solver._store cimport STORE, MsInfo
@@ -30,7 +31,7 @@ cdef void _one_outcome(Ctx* x) noexcept nogil:
             if x.results != NULL:
                 x.acc[x.masks[i]] += outcome_results(x, x.new, x.n_new, player, x.masks[i])
             else:
-                x.acc[x.masks[i]] += fold_floor(x, outcome_value(x, x.new, x.n_new, player))
+                x.acc[x.masks[i]] += fold_floor(x, player, outcome_value(x, x.new, x.n_new, player))
 
 
 cdef void _suits(Ctx* x, int r) noexcept nogil:
@@ -124,6 +125,14 @@ cdef void multiset_results(Ctx* x) noexcept nogil:
         if buy_rel:
             u = plan_of(x, player, p)
         n_fl = flush_suits(x, i, fl_suit, fl_sig)
+        if ruled_fold(x, player):
+            # the card folds this final hand: every outcome but the player's flushes
+            x.results[km].folded += x.leaves - n_fl
+            x.acc[km] += (<int128> (x.leaves - n_fl)) * floor
+            for j in range(n_fl):
+                flush_cards(x.R, x.nr, fl_suit[j], new)
+                x.acc[km] += outcome_results(x, new, x.nr, final_strength(x, km, new), km)
+            continue
         # outcomes of a group differ only in the other suits' flush draws of the buy
         shared = not buy_rel or not D.any_thrown
         for sigmask in range(1 << x.nr):
@@ -143,7 +152,7 @@ cdef void multiset_results(Ctx* x) noexcept nogil:
                 split[k] = cnt * up[k] if buy_rel else 0
             if not shared:
                 low += group_parts(x, u, sigmask, NULL, split)
-                if not x.forced and low < floor:
+                if not never_folds(x, player) and low < floor:
                     leave_unsafe(x, sigmask, i)  # some outcomes may fold
                     continue
             # the player's flushes of the group are counted by themselves (below)
@@ -160,7 +169,7 @@ cdef void multiset_results(Ctx* x) noexcept nogil:
                             part = results_part(x, u, tau, full if tau == fl_suit[j] else 0)
                             for k in range(5):
                                 split[k] -= part[k]
-            if shared and not x.forced and v < floor:
+            if shared and not never_folds(x, player) and v < floor:
                 x.results[km].folded += cnt - m
                 x.acc[km] += (<int128> (cnt - m)) * floor
             else:
@@ -213,7 +222,8 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
     for i in range(x.n_masks):
         if (x.wanted >> x.masks[i]) & 1:
             all_groups = (all_groups or thrown or info.unsafe[i] != 0 or info.sgen[i] != STORE.sgen
-                          or info.forced[i] != x.forced or capped(st, info.player[i], x.p5[info.player[i]]))
+                          or info.forced[i] != never_folds(x, info.player[i])
+                          or capped(st, info.player[i], x.p5[info.player[i]]))
     if all_groups:
         group_counts(x)
     else:
@@ -232,8 +242,16 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
         x.player[i] = player
         p = x.p5[player]
         # the outcomes of a hand whose insurance can reach the table's maximum are taken one by one
+        if ruled_fold(x, player):
+            # the card folds this final hand: every outcome but the player's flushes
+            n_fl = flush_suits(x, i, fl_suit, fl_sig)
+            x.acc[km] += (<int128> (x.leaves - n_fl)) * (-x.n * x.den)
+            for j in range(n_fl):
+                v = flush_value(x, i, fl_suit[j], new, &player)
+                x.acc[km] += fold_floor(x, player, v)
+            continue
         one_by_one = x.card_by_card or capped(st, player, p)
-        fill = not one_by_one and (info.sgen[i] != STORE.sgen or info.forced[i] != x.forced)
+        fill = not one_by_one and (info.sgen[i] != STORE.sgen or info.forced[i] != never_folds(x, player))
         buy_rel = buys(st, player, p)
         val = STORE.vals + ((MS_OFF[x.k] + x.seq - 1) * 10 + i) * 32
         if one_by_one:
@@ -253,7 +271,7 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
                 f = dealer_flushes(x, x.bits[sigmask])
                 nq = info.nq_blind + f.at_qualifier
                 if not buy_rel:
-                    v = fold_floor(x, bet(st, f, player, p, nq, info.blind[i], x.n, x.den, 0, NULL))
+                    v = fold_floor(x, player, bet(st, f, player, p, nq, info.blind[i], x.n, x.den, 0, NULL))
                 else:
                     if not have_plan:
                         # the buy's part shared by every group of this player and by the
@@ -261,7 +279,7 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
                         u = plan_of(x, player, p)
                         have_plan = True
                     v = bet(st, f, player, p, nq, info.blind[i], x.n, x.den, excess_of(x, u, sigmask), NULL)
-                    if not thrown and not x.forced and v < -x.n * x.den:
+                    if not thrown and not never_folds(x, player) and v < -x.n * x.den:
                         # the fold floor may bind for some outcomes: card by card
                         unsafe |= 1 << sigmask
                         continue
@@ -270,7 +288,7 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
             info.total[i] = total
             info.unsafe[i] = unsafe
             info.sgen[i] = STORE.sgen
-            info.forced[i] = x.forced
+            info.forced[i] = never_folds(x, player)
         # the outcomes where every card is of one suit: the player has a flush
         n_fl = flush_suits(x, i, fl_suit, fl_sig)
         for j in range(4):
@@ -293,7 +311,7 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
                 if not (x.other_ok >> u) & 1:
                     other_total(x, u)
                 total += x.other_sum[u]
-                for sigmask in range(1 << nr if not x.forced else 0):
+                for sigmask in range(1 << nr if not never_folds(x, player) else 0):
                     cnt = x.group_count[sigmask]
                     if cnt == 0 or val[sigmask] + x.other_low[u] >= -x.n * x.den:
                         continue
@@ -315,7 +333,8 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
             x.acc[km] += total
         # the flush outcomes themselves
         for j in range(n_fl):
-            x.acc[km] += fold_floor(x, flush_value(x, i, fl_suit[j], new))
+            v = flush_value(x, i, fl_suit[j], new, &player)
+            x.acc[km] += fold_floor(x, player, v)
     unsafe_outcomes(x)
 
 

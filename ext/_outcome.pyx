@@ -121,11 +121,11 @@ cdef int64_t outcome_results(Ctx* x, const int* new, int n_new, int player, int 
     cdef Filter* f
     if capped(x.st, player, p):
         v = capped_outcome(x, new, n_new, player, counts)
-        if not x.forced and v < -x.n * x.den:
+        if folds(x, player, v):
             x.results[mask].folded += 1
         else:
             add_results(&x.results[mask], counts, 1, counts + 7, p)
-        return fold_floor(x, v)
+        return fold_floor(x, player, v)
     for i in range(5):
         buy[i] = 0
     if buys(x.st, player, p):
@@ -137,11 +137,11 @@ cdef int64_t outcome_results(Ctx* x, const int* new, int n_new, int player, int 
     f = dealer_flushes(x, sigmask)
     v = bet_with_buy(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p, dealer_below(x.D, x.pref, f, x.st.qualifier),
                x.n, x.den, counts, True, buy[0])
-    if not x.forced and v < -x.n * x.den:
+    if folds(x, player, v):
         x.results[mask].folded += 1
     else:
         add_results(&x.results[mask], counts, 1, buy + 1, p)
-    return fold_floor(x, v)
+    return fold_floor(x, player, v)
 
 
 cdef int64_t up_suit_value(Ctx* x, int sigmask, int taken, int player) noexcept nogil:
@@ -170,9 +170,9 @@ cdef int64_t other_suits(Ctx* x, int player, const int* taken) noexcept nogil:
     return total
 
 
-cdef int64_t flush_value(Ctx* x, int i, int suit, int* new) noexcept nogil:
+cdef int64_t flush_value(Ctx* x, int i, int suit, int* new, int* player) noexcept nogil:
     # The value of the outcome where the kept cards of discard i and the new ranks are all of
-    # ``suit``: the player has a flush. Its up-suit part is the same for the deals of one
+    # ``suit``: the player has a flush (its strength in ``player``). Its up-suit part is the same for the deals of one
     # up-suit generation (Shared.flush), whichever suit it is when not the up suit.
     cdef int j
     cdef int taken[4]
@@ -184,8 +184,10 @@ cdef int64_t flush_value(Ctx* x, int i, int suit, int* new) noexcept nogil:
     if c.sgen != STORE.sgen or x.card_by_card:
         flush_cards(x.R, x.nr, suit, new)
         c.player = final_strength(x, x.masks[i], new)
+        player[0] = c.player
         if capped(x.st, c.player, x.p5[c.player]):
             return capped_outcome(x, new, x.nr, c.player, NULL)  # not kept: capped_outcome's are its own
         c.value = up_suit_value(x, x.bits[taken[x.D.sigma]], taken[x.D.sigma], c.player)
         c.sgen = STORE.sgen
+    player[0] = c.player
     return c.value + other_suits(x, c.player, taken)

@@ -47,6 +47,7 @@ cdef struct Ctx:
     const int32_t* p5
     int k
     int forced
+    const uint8_t* after       # a card's bet (1) or fold (0) of each final strength after a draw; NULL: the best
     int mult[13]
     int a[13]
     int ysize
@@ -189,13 +190,31 @@ cdef int64_t up_suit_value(Ctx* x, int sigmask, int taken, int player) noexcept 
 cdef int64_t other_suits(Ctx* x, int player, const int* taken) noexcept nogil
 
 
-cdef int64_t flush_value(Ctx* x, int i, int suit, int* new) noexcept nogil
+cdef int64_t flush_value(Ctx* x, int i, int suit, int* new, int* player) noexcept nogil
 
 
-cdef inline int64_t fold_floor(Ctx* x, int64_t v) noexcept nogil:
-    # after the exchange the player folds (-1) rather than bet worse, unless the bet is forced
-    cdef int64_t floor = -x.n * x.den
-    return v if x.forced or v >= floor else floor
+cdef inline bint never_folds(Ctx* x, int player) noexcept nogil:
+    # the final hand of strength ``player`` is bet whatever its value: the exchange forces the
+    # bet, or the card's rule after a draw bets it
+    return x.forced or (x.after != NULL and x.after[player] != 0)
+
+
+cdef inline bint ruled_fold(Ctx* x, int player) noexcept nogil:
+    # the card's rule after a draw folds the final hand of strength ``player``, whatever its value
+    return not x.forced and x.after != NULL and x.after[player] == 0
+
+
+cdef inline bint folds(Ctx* x, int player, int64_t v) noexcept nogil:
+    # whether the final hand of strength ``player`` and value ``v`` is folded: as the card's rule
+    # says (x.after), else when betting loses more than the ante (a tie is a bet)
+    if never_folds(x, player):
+        return False
+    return ruled_fold(x, player) or v < -x.n * x.den
+
+
+cdef inline int64_t fold_floor(Ctx* x, int player, int64_t v) noexcept nogil:
+    # the value of a final hand after the draw: -1 (the ante) when it is folded (``folds``)
+    return -x.n * x.den if folds(x, player, v) else v
 
 
 cdef inline int final_strength(Ctx* x, int mask, const int* new) noexcept nogil:

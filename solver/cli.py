@@ -520,7 +520,8 @@ def strategy_check(
 
     Under rules with an exchange or a sixth card it reads the rules' complete strategy table with
     the results of optimal play (`rpoker tables results`) and plays out the deals where the card
-    takes another action than the best; the later decisions are the solver's."""
+    takes another action than the best, and, when it states the bet or fold after a draw
+    ([[after_draw]]), every deal where it draws; the insurance and buying a game are the solver's."""
     from . import strategy as strategy_mod
 
     if work is not None and not work.strip():
@@ -549,6 +550,10 @@ def strategy_derive(
     table: TableOption = None,
     work: Annotated[str | None, typer.Option("--work", help="Rules with draws: the check's work folder (as "
                                              "strategy check).")] = None,
+    after_draw: Annotated[bool, typer.Option("--after-draw/--optimal-after-draw",
+                                             help="Rules with draws: the card states the bet or fold after a draw "
+                                             "too (a few of its lines), as a person plays it; or leaves it to the "
+                                             "solver (optimal; a check of the first decision alone).")] = True,
 ) -> None:
     """A strategy card of at most --lines rules, derived from optimal play and checked exactly.
 
@@ -564,7 +569,7 @@ def strategy_derive(
     # with draws: the cells' representatives solved, then each card's departures
     with _progress(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
         derived = strategy_mod.derive(r, lines, jobs, progress, curve=strategy_mod.CURVE if curve else (),
-                                      table=table, work=Path(work) if work else None)
+                                      table=table, work=Path(work) if work else None, after_draw=after_draw)
     written = strategy_mod.write_derived(derived, lines, directory)
     typer.echo(written[1].read_text(), nl=False)
     _err.print(f"written: {', '.join(str(p) for p in written)}", highlight=False)

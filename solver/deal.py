@@ -193,9 +193,20 @@ def _check_final(final: Sequence[Card], thrown: Sequence[Card], rules: Rules) ->
 
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
             sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF,
-            results: bool = False) -> Solved:
+            results: bool = False, after: np.ndarray | None = None) -> Solved:
     return _dealer.solve(np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_rules(rules),
-                         tuple(counts), sixth, bound_counts=tuple(bound_counts), wanted=wanted, results=results)
+                         tuple(counts), sixth, bound_counts=tuple(bound_counts), wanted=wanted, results=results,
+                         after=_after(after))
+
+
+def _after(after: np.ndarray | None) -> np.ndarray | None:
+    """A card's bet (1) or fold (0) of each final strength after a draw, as the kernel reads it."""
+    if after is None:
+        return None
+    out = np.ascontiguousarray(after, np.uint8)
+    if out.shape != (N_STRENGTH,):
+        raise ValueError(f"after: one entry per final strength ({N_STRENGTH}), not {out.shape}")
+    return out
 
 
 def _exchanges(hand: tuple[Card, ...], rules: Rules,
@@ -308,9 +319,13 @@ def _no_sixth_card(rules: Rules) -> InputError:
 
 
 def option_values(hand: Sequence[Card], up_card: Card, actions: Sequence[Action], rules: Rules = DEFAULT,
-                  dead: Sequence[Card] = ()) -> list[Fraction]:
+                  dead: Sequence[Card] = (), after: np.ndarray | None = None) -> list[Fraction]:
     """The exact EVs of some options of a deal, each as ``solve`` counts it, from one kernel call
     that counts only these: a strategy check plays a few options of millions of classes.
+
+    ``after``: a strategy card's decision after a draw, by the final hand's strength
+    (``N_STRENGTH`` entries, 1 bet, 0 fold; a six-card hand by its best five); without it each
+    final hand is bet or folded by its EV, as ``solve`` plays it.
 
     >>> from solver.cards import parse_cards, parse_card
     >>> hand, up = parse_cards("Ah Ad Kc 8s 9d"), parse_card("Kh")
@@ -328,7 +343,7 @@ def option_values(hand: Sequence[Card], up_card: Card, actions: Sequence[Action]
             raise _no_sixth_card(rules)
     sixth = any(a.kind == "sixth_card" for a in actions)
     raw = _kernel(hand, up_card, dead, rules, sorted({m.bit_count() for m in masks.values()}), sixth,
-                  wanted=sum({1 << m for m in masks.values()}))
+                  wanted=sum({1 << m for m in masks.values()}), after=after)
     exchanges = _exchanges(hand, rules, raw.exchange)
     out = []
     for a in actions:
@@ -399,10 +414,11 @@ def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thro
 
 
 def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action, rules: Rules = DEFAULT,
-                   dead: Sequence[Card] = ()) -> Returns:
+                   dead: Sequence[Card] = (), after: np.ndarray | None = None) -> Returns:
     """Every net result of playing one option of a deal, with its exact count: the fee, the
-    bet or fold of each final hand as its EV decides (a forced bet is bet), the insurance and
-    the buys of a game the best play takes (RULES §3–§7), over every unseen card.
+    bet or fold of each final hand as its EV decides (a forced bet is bet) or as ``after`` says
+    (``option_values``), the insurance and the buys of a game the best play takes (RULES
+    §3–§7), over every unseen card.
 
     Its ``ev`` equals the option's EV. Exchanges are counted as their EVs are, by groups of
     outcomes (``_dealer.solve(..., results=True)``).
@@ -430,14 +446,14 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
         if action.kind == "sixth_card":
             if not rules.sixth_card:
                 raise _no_sixth_card(rules)
-            results = _kernel(hand, up_card, dead, rules, (), True, results=True).sixth_card_results
+            results = _kernel(hand, up_card, dead, rules, (), True, results=True, after=after).sixth_card_results
             assert results is not None
             folded, rows, n, den = results
             fee = rules.sixth_card_fee
         else:
             mask = _exchange_mask(hand, action, rules)
             k = len(action.throw)
-            raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, results=True)
+            raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, results=True, after=after)
             folded, rows, n, den = raw.exchange_results[mask]
             fee = rules.exchange_fees[k - 1]
     # by the final hands' P << 16 | the insurance the kernel takes

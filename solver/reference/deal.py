@@ -7,7 +7,7 @@ takes tens of milliseconds, a two-card exchange tens of seconds. The judge of ``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -156,19 +156,40 @@ def bet(hand: Sequence[Card], up: Card, rules: Rules, dead: Sequence[Card] = ())
     return bet_values(hand, up, unseen([*hand, up, *dead]), rules)["ev"]
 
 
-def sixth_card(hand: Sequence[Card], up: Card, rules: Rules, dead: Sequence[Card] = ()) -> Fraction:
-    """EV of buying a sixth card, then betting or folding."""
+#: a strategy card's decision after a draw: whether it bets this final hand (else it folds)
+After = Callable[[Sequence[Card]], bool]
+
+
+def _bets(value: Fraction, final: Sequence[Card], forced: bool, after: After | None) -> bool:
+    """Whether a final hand of EV ``value`` is bet: when forced, else as the card says
+    (``after``), else when betting loses no more than folding (a tie is a bet)."""
+    if forced:
+        return True
+    if after is not None:
+        return after(final)
+    return value >= -1
+
+
+def _final(value: Fraction, final: Sequence[Card], forced: bool, after: After | None) -> Fraction:
+    """A final hand's value as played (``_bets``)."""
+    return value if _bets(value, final, forced, after) else Fraction(-1)
+
+
+def sixth_card(hand: Sequence[Card], up: Card, rules: Rules, dead: Sequence[Card] = (),
+               after: After | None = None) -> Fraction:
+    """EV of buying a sixth card, then betting or folding (as ``after`` says, if given)."""
     deck = unseen([*hand, up, *dead])
     total = Fraction(0)
     for c in deck:
         rest = [x for x in deck if x != c]
-        total += max(Fraction(-1), bet_values([*hand, c], up, rest, rules)["ev"])
+        total += _final(bet_values([*hand, c], up, rest, rules)["ev"], [*hand, c], False, after)
     return -rules.sixth_card_fee + total / len(deck)
 
 
 def exchange(hand: Sequence[Card], up: Card, throw: Sequence[Card], rules: Rules,
-             dead: Sequence[Card] = ()) -> Fraction:
-    """EV of exchanging the cards ``throw``, then betting or folding (or betting, if forced)."""
+             dead: Sequence[Card] = (), after: After | None = None) -> Fraction:
+    """EV of exchanging the cards ``throw``, then betting or folding (as ``after`` says, if
+    given; betting, if forced)."""
     kept = [c for c in hand if c not in throw]
     k = len(throw)
     deck = unseen([*hand, up, *dead])  # the thrown cards are out of play
@@ -177,8 +198,7 @@ def exchange(hand: Sequence[Card], up: Card, throw: Sequence[Card], rules: Rules
     count = 0
     for new in combinations(deck, k):
         rest = [x for x in deck if x not in new]
-        value = bet_values([*kept, *new], up, rest, rules)["ev"]
-        total += value if forced else max(Fraction(-1), value)
+        total += _final(bet_values([*kept, *new], up, rest, rules)["ev"], [*kept, *new], forced, after)
         count += 1
     return -rules.exchange_fees[k - 1] + total / count
 
@@ -194,10 +214,10 @@ def bet_results(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Ru
 
 
 def option_results(hand: Sequence[Card], up: Card, rules: Rules, action: str, throw: Sequence[Card] = (),
-                   dead: Sequence[Card] = ()) -> dict[int, Fraction]:
+                   dead: Sequence[Card] = (), after: After | None = None) -> dict[int, Fraction]:
     """Every net result of an option (``fold``, ``bet``, ``sixth_card``, ``exchange`` of ``throw``)
     with its probability: each final hand bet or folded as its EV says (bet on a tie, or when
-    the exchange forces it), the fee taken."""
+    the exchange forces it) or as ``after`` says, the fee taken."""
     deck = unseen([*hand, up, *dead])
     if action == "fold":
         return {-1: Fraction(1)}
@@ -216,7 +236,7 @@ def option_results(hand: Sequence[Card], up: Card, rules: Rules, action: str, th
         values = bet_values(final, up, rest, rules)
         bet = bet_results(final, up, rest, rules, int(values["size"]))
         n = sum(bet.values())
-        if not forced and values["ev"] < -1:
+        if not _bets(values["ev"], final, forced, after):
             bet = {-1: n}
         for r, k in bet.items():
             total[r - fee] = total.get(r - fee, 0) + k

@@ -35,6 +35,7 @@ from ..cards import RANK_NAMES, format_cards
 from ..category import CATEGORIES, LABELS
 from ..errors import InputError
 from ..rules import Rules
+from . import after_draw
 from .hands import Seen
 from .keep import NO_HAND, Keep, rank_set
 
@@ -218,20 +219,28 @@ class Rule:
 
 @dataclass(frozen=True)
 class StrategyCard:
-    """A strategy card: its name, the rules it is for (a preset's name or a rules file) and the
-    rules of the first decision, in order."""
+    """A strategy card: its name, the rules it is for (a preset's name or a rules file), the
+    rules of the first decision, in order, and those of the bet or fold after a draw (none: the
+    solver's decision, ``optimal``)."""
 
     name: str
     rules: str
     first: tuple[Rule, ...]
     path: str
+    after_draw: tuple[Rule, ...] = ()
+
+    def after_table(self) -> np.ndarray | None:
+        """The bet (1) or fold (0) after a draw of every final strength against every up-card
+        rank (``after_draw.bet_table``); None when the solver decides."""
+        return after_draw.bet_table(self) if self.after_draw else None
 
     def decide(self, seen: Seen) -> np.ndarray:
         """The index of the rule that decides each deal (the first that holds), -1 for none."""
-        line = np.full(len(seen.up), -1, np.int64)
-        for i, rule in enumerate(self.first):
-            line[(line < 0) & rule.holds(seen)] = i
-        return line
+        return _first_holding(self.first, seen)
+
+    def decide_after(self, seen: Seen) -> np.ndarray:
+        """The index of the ``after_draw`` rule that decides each final hand, -1 for none."""
+        return _first_holding(self.after_draw, seen)
 
     def codes(self, seen: Seen, line: np.ndarray, rules: Rules, best: np.ndarray,
               second: np.ndarray | None = None) -> np.ndarray:
@@ -280,6 +289,13 @@ class StrategyCard:
         return out
 
 
+def _first_holding(rules: tuple[Rule, ...], seen: Seen) -> np.ndarray:
+    line = np.full(len(seen.up), -1, np.int64)
+    for i, rule in enumerate(rules):
+        line[(line < 0) & rule.holds(seen)] = i
+    return line
+
+
 def _header_lines(text: str, table: str) -> list[int]:
     """The line numbers (from 1) of the ``[[table]]`` headers of a TOML text, in order."""
     return [n for n, raw in enumerate(text.splitlines(), 1) if raw.strip().replace(" ", "") == f"[[{table}]]"]
@@ -291,20 +307,18 @@ def parse(text: str, path: str) -> StrategyCard:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"strategy file {path}: not valid TOML ({exc})") from None
-    unknown = set(data) - {"name", "rules", "first"}
+    unknown = set(data) - {"name", "rules", "first", "after_draw"}
     if unknown:
-        raise InputError(f"strategy file {path}: unknown key {sorted(unknown)[0]!r} (known: name, rules, first)")
+        raise InputError(f"strategy file {path}: unknown key {sorted(unknown)[0]!r} (known: name, rules, first, "
+                         "after_draw)")
     if not isinstance(data.get("rules"), str) or not data["rules"]:
         raise InputError(f"strategy file {path}: it must say which rules it is for (rules = \"caribbean\", a preset "
                          "or a rules file)")
     first = data.get("first")
     if not isinstance(first, list) or not first:
         raise InputError(f"strategy file {path}: no rules for the first decision (a [[first]] table for each)")
-    lines = _header_lines(text, "first")
     rules = []
-    for i, entry in enumerate(first):
-        line = lines[i] if i < len(lines) else 0
-        where = f"strategy file {path}, line {line}" if line else f"strategy file {path}, rule {i + 1} of [[first]]"
+    for line, where, entry in _entries(text, path, "first", first):
         extra = set(entry) - {"when", "do", "keep", "except"}
         if extra:
             raise InputError(f"{where}: unknown key {sorted(extra)[0]!r} (a rule has when, do, keep and except)")
@@ -322,15 +336,60 @@ def parse(text: str, path: str) -> StrategyCard:
             keep = Keep.parse(entry["keep"]) if "keep" in entry else None
         except ValueError as exc:
             raise InputError(f"{where}: {exc}") from None
-        when = entry.get("when", {})
-        if not isinstance(when, dict):
-            raise InputError(f"{where}: when must be a table of conditions, e.g. when = {{ category = \"pair+\" }}")
-        try:
-            parts = [condition(key, value) for key, value in when.items()]
-        except ValueError as exc:
-            raise InputError(f"{where}: {exc}") from None
-        rules.append(Rule(line, tuple(t for t, _ in parts), tuple(w for _, w in parts), action, keep, avoid))
-    return StrategyCard(str(data.get("name") or Path(path).stem), data["rules"], tuple(rules), path)
+        tests, words = _conditions(entry, where)
+        rules.append(Rule(line, tests, words, action, keep, avoid))
+    card = StrategyCard(str(data.get("name") or Path(path).stem), data["rules"], tuple(rules), path,
+                        _after_draw(text, path, data.get("after_draw")))
+    card.after_table()   # a final hand no rule decides is an error now, not in the check
+    return card
+
+
+def _entries(text: str, path: str, table: str, entries: list[Any]) -> list[tuple[int, str, dict[str, Any]]]:
+    """The entries of ``[[table]]`` with the line of each (where the error messages point)."""
+    lines = _header_lines(text, table)
+    out = []
+    for i, entry in enumerate(entries):
+        line = lines[i] if i < len(lines) else 0
+        where = f"strategy file {path}, line {line}" if line else f"strategy file {path}, rule {i + 1} of [[{table}]]"
+        if not isinstance(entry, dict):
+            raise InputError(f"{where}: a rule is a table of when and do")
+        out.append((line, where, entry))
+    return out
+
+
+def _conditions(entry: dict[str, Any], where: str, draws: bool = True) -> tuple[tuple[Test, ...], tuple[str, ...]]:
+    """A rule's ``when``: its tests and their words (``draws``: whether draw conditions may be used)."""
+    when = entry.get("when", {})
+    if not isinstance(when, dict):
+        raise InputError(f"{where}: when must be a table of conditions, e.g. when = {{ category = \"pair+\" }}")
+    if not draws and (set(when) & {*DRAWS, "to_straight"}):
+        raise InputError(f"{where}: a final hand has no draws ({sorted(set(when) & {*DRAWS, 'to_straight'})[0]})")
+    try:
+        parts = [condition(key, value) for key, value in when.items()]
+    except ValueError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    return tuple(t for t, _ in parts), tuple(w for _, w in parts)
+
+
+def _after_draw(text: str, path: str, entries: Any) -> tuple[Rule, ...]:
+    """The rules of ``[[after_draw]]``: bet or fold the final hand after a draw; none (or
+    ``after_draw = "optimal"``): the solver's decision."""
+    if entries is None or entries == "optimal":
+        return ()
+    if not isinstance(entries, list) or not entries:
+        raise InputError(f"strategy file {path}: after_draw is \"optimal\" or a list of rules ([[after_draw]] "
+                         f"tables), not {entries!r}")
+    rules = []
+    for line, where, entry in _entries(text, path, "after_draw", entries):
+        extra = set(entry) - {"when", "do"}
+        if extra:
+            raise InputError(f"{where}: unknown key {sorted(extra)[0]!r} (a rule after the draw has when and do)")
+        if entry.get("do") not in after_draw.ACTIONS:
+            raise InputError(f"{where}: after the draw do must be one of {', '.join(after_draw.ACTIONS)}, "
+                             f"not {entry.get('do')!r}")
+        tests, words = _conditions(entry, where, draws=False)
+        rules.append(Rule(line, tests, words, entry["do"]))
+    return tuple(rules)
 
 
 def shipped() -> dict[str, Path]:

@@ -5,10 +5,11 @@ resolved to the class's cards (``StrategyCard.codes``). Under rules without an e
 sixth card the bet of each class is counted exactly by the kernel (``report.class_counts``: its
 best insurance and buys included). Under rules with them, the rules' strategy table gives the
 best action of each class and optimal play's results, and the classes the card plays otherwise
-are played out both ways (``departing``); the later decisions (bet or fold after the draw, the
-insurance, buying a game) are the solver's. Either way the card's EV, its return table and its
-cost are exact, and the cost is the sum of what each class loses (checked against the
-difference of the two EVs).
+are played out both ways (``departing``); the later decisions (the insurance, buying a game, and
+the bet or fold after the draw unless the card states it: ``[[after_draw]]``) are the solver's;
+a card that states the bet or fold after the draw plays out every class where it draws. Either
+way the card's EV, its return table and its cost are exact, and the cost is the sum of what
+each class loses (checked against the difference of the two EVs).
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ class CardCheck:
     differ: int                          # deals whose first action is not the best
     lines: tuple[LineCost, ...]
     departures: tuple[Departure, ...]
+    after_draw_cost: Fraction            # lost where the first action is the best: by the bet or fold after the draw
 
     @property
     def cost(self) -> Fraction:
@@ -96,6 +98,9 @@ def check(card: StrategyCard, rules: Rules, jobs: int = 1, progress: Callable[[i
     without their results: no return table, up to 3 times faster)."""
     if rules.draws:
         return _check_drawing(card, rules, jobs, progress, table, work, returns)
+    if card.after_draw:
+        raise InputError(f"strategy file {card.path}, line {card.after_draw[0].line}: the rules {rules.name!r} have "
+                         "no exchange and no sixth card, so no decision after a draw ([[after_draw]])")
     c = counts if counts is not None else class_counts(rules, jobs, progress)
     hands, ups, seen = ranked_classes()
     line = _decided(card, seen, hands, ups)
@@ -118,7 +123,7 @@ def _check_drawing(card: StrategyCard, rules: Rules, jobs: int, progress: Callab
     seen = Seen.of(hands, ups)
     line = _decided(card, seen, hands, ups)
     played = card.codes(seen, line, rules, codes.best, codes.second)
-    moved = departures(rules, codes, played, jobs, progress, work, returns)
+    moved = departures(rules, codes, played, jobs, progress, work, returns, card.after_table())
     loss = np.zeros(len(played), np.int64)
     loss[moved.rows] = moved.loss
     pairs = N_DEALS * COMPLETIONS
@@ -148,11 +153,12 @@ def _assemble(card: StrategyCard, rules: Rules, seen: Seen, line: np.ndarray, we
     if mine is not None and cost != optimal.ev - mine.ev:
         raise AssertionError("the losses of the classes do not add up to the difference of the EVs")
     differ = played != best
+    after_draw_cost = Fraction(exact_total(weight[~differ], loss[~differ]), total * unit)
     lines = tuple(LineCost(rule, int(weight[line == i].sum()), int(weight[(line == i) & differ].sum()),
                            Fraction(exact_total(weight[line == i], loss[line == i]), total * unit))
                   for i, rule in enumerate(card.first))
     return CardCheck(card, rules, optimal.ev - cost, mine, optimal, int(weight[differ].sum()), lines,
-                     _departures(seen, weight, loss, played, best, total, unit, cost))
+                     _departures(seen, weight, loss, played, best, total, unit, cost), after_draw_cost)
 
 
 @cache
@@ -181,7 +187,8 @@ def action_words(code: int, hand: np.ndarray) -> str:
 
 def _departures(seen: Seen, weight: np.ndarray, loss: np.ndarray, played: np.ndarray, best: np.ndarray,
                 total: int, unit: int, cost: Fraction) -> tuple[Departure, ...]:
-    """The costliest departures, by hand (ranks, category, most cards of one suit) and up-card rank."""
+    """The costliest departures, by hand (ranks, category, most cards of one suit) and up-card rank;
+    a class whose first action is the best loses by the card's bet or fold after the draw."""
     lost = np.flatnonzero(loss > 0)
     if not len(lost):
         return ()
@@ -201,8 +208,11 @@ def _departures(seen: Seen, weight: np.ndarray, loss: np.ndarray, played: np.nda
         hand = seen.hands[worst]
         named = " ".join(RANK_NAMES[r] for r in seen.ranks[worst])
         held = f", {int(suited[at])} of a suit" if suited[at] >= 3 else ""
+        action = action_words(int(played[worst]), hand)
+        if played[worst] == best[worst]:
+            action += " (the card's bet or fold after it)"
         out.append(Departure(f"{named} ({LABELS[int(seen.category[worst])]}{held})", RANK_NAMES[int(seen.up[worst])],
-                             action_words(int(played[worst]), hand), action_words(int(best[worst]), hand), deals,
+                             action, action_words(int(best[worst]), hand), deals,
                              Fraction(lost_total, deals * unit), Fraction(lost_total, total * unit) / cost
                              if cost else Fraction(0)))
     return tuple(out)

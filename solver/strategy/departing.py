@@ -39,6 +39,7 @@ from ..optimal import FIELDS, table_results, unit
 from ..returns import Returns
 from ..rules import Rules
 from ..tables import Plan, Table, required
+from .card import SIXTH_CARD
 
 FORMAT = "rpoker strategy departures"
 VALUES = "rpoker strategy departures, values"
@@ -87,11 +88,57 @@ class Departures:
 
 
 def _digest(fingerprint: str, shard: int, rows: np.ndarray, played: np.ndarray, best: np.ndarray,
-            kind: str = FORMAT) -> str:
+            kind: str = FORMAT, after: np.ndarray | None = None) -> str:
     h = hashlib.sha256(f"{kind} {__version__} {fingerprint} {shard}".encode())
     for a in (rows, played, best):
         h.update(np.ascontiguousarray(a, np.int64).tobytes())
+    if after is not None:
+        h.update(b"after the draw" + np.ascontiguousarray(after, np.uint8).tobytes())
     return h.hexdigest()[:24]
+
+
+BEST = "rpoker strategy best values"
+"""The format of a shard's best actions' exact EVs, kept for the cards that state the bet or
+fold after a draw (each such class needs its best action counted apart)."""
+
+
+def _best_file(folder: Path, shard: int) -> Path:
+    return folder / f"best-{shard:05d}.json"
+
+
+def _read_best(path: Path | None, fingerprint: str, shard: int) -> dict[int, Fraction]:
+    """The best actions' exact EVs kept for a shard (none if the file is missing, damaged or of
+    another table)."""
+    if path is None:
+        return {}
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+        sealed = data.pop("sha256")
+        if (data.get("format") != BEST or data.get("fingerprint") != fingerprint or data.get("shard") != shard
+                or _sealed(data) != sealed):
+            return {}
+        return {int(row): Fraction(ev) for row, ev in data["values"].items()}
+    except (OSError, ValueError, KeyError, AttributeError, TypeError, ZeroDivisionError):
+        return {}
+
+
+def _write_best(path: Path, fingerprint: str, shard: int, values: dict[int, Fraction]) -> None:
+    payload = {"format": BEST, "version": __version__, "fingerprint": fingerprint, "shard": shard,
+               "values": {str(row): str(ev) for row, ev in sorted(values.items())}}
+    write_atomic(path, _writer(json.dumps({**payload, "sha256": _sealed(payload)}) + "\n"))
+
+
+def _played(hand: tuple[int, ...], up: int, played: int, best: int, rules: Rules,
+            after: np.ndarray | None, known: Fraction | None = None) -> tuple[Fraction, Fraction]:
+    """The exact EVs of a class's two actions: the card's (with its bet or fold after a draw,
+    ``after`` by up rank and final strength) and the best (optimal play throughout; ``known``:
+    counted before)."""
+    taken, skipped = Action.from_code(played, hand), Action.from_code(best, hand)
+    if after is None:
+        a, b = option_values(hand, up, [taken, skipped], rules)
+        return a, b
+    mine = option_values(hand, up, [taken], rules, after=after[up >> 2])[0]
+    return mine, known if known is not None else option_values(hand, up, [skipped], rules)[0]
 
 
 def _sealed(payload: dict[str, Any]) -> str:
@@ -106,33 +153,41 @@ def _check_best(row: int, stored: float, counted: Fraction) -> None:
 
 
 def shard_losses(rules: Rules, fingerprint: str, shard: int, rows: np.ndarray, played: np.ndarray,
-                 best: np.ndarray, best_ev: np.ndarray) -> dict[str, Any]:
+                 best: np.ndarray, best_ev: np.ndarray, after: np.ndarray | None = None,
+                 best_file: Path | None = None) -> dict[str, Any]:
     """As ``shard_departures`` without the results: each departing class's loss alone, from the
-    exact EVs of both actions."""
+    exact EVs of both actions. With ``after``, the best actions' EVs are read from and added to
+    ``best_file`` (when given): another card's check counts only its own actions."""
     hands, ups, _ = enumerate_classes()
     big = unit(rules)
     loss = []
+    known = _read_best(best_file, fingerprint, shard) if after is not None else {}
+    counted = len(known)
     for i in rank_order(hands[rows], ups[rows]).tolist():
         row = int(rows[i])
         hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
-        taken, skipped = option_values(hand, up, [Action.from_code(int(played[i]), hand),
-                                                  Action.from_code(int(best[i]), hand)], rules)
+        taken, skipped = _played(hand, up, int(played[i]), int(best[i]), rules, after, known.get(row))
         _check_best(row, float(best_ev[i]), skipped)
+        if after is not None:
+            known[row] = skipped
         lost = (skipped - taken) * big
         if lost.denominator != 1:
             raise AssertionError("an option's EV is not a whole number over the unit")
         loss.append((i, int(lost)))
+    if best_file is not None and len(known) > counted:
+        _write_best(best_file, fingerprint, shard, known)
     payload = {"format": VALUES, "fingerprint": fingerprint, "shard": shard, "unit": big,
-               "digest": _digest(fingerprint, shard, rows, played, best, VALUES), "rows": rows.tolist(),
+               "digest": _digest(fingerprint, shard, rows, played, best, VALUES, after), "rows": rows.tolist(),
                "loss": [x for _, x in sorted(loss)]}
     return {**payload, "sha256": _sealed(payload)}
 
 
 def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarray, played: np.ndarray,
-                     best: np.ndarray, best_ev: np.ndarray) -> dict[str, Any]:
+                     best: np.ndarray, best_ev: np.ndarray, after: np.ndarray | None = None) -> dict[str, Any]:
     """Play out the departing classes ``rows`` of one shard both ways: the card's action
-    (``played`` codes) and the best (``best``, whose stored EV ``best_ev`` must be what it
-    counts): the change of the results and each class's loss, as stored."""
+    (``played`` codes; then its bet or fold after a draw, ``after``, if it states it) and the best
+    (``best``, whose stored EV ``best_ev`` must be what it counts): the change of the results and
+    each class's loss, as stored."""
     hands, ups, weights = enumerate_classes()
     big = unit(rules)
     results: dict[int, int] = {}
@@ -148,7 +203,8 @@ def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarra
     for i in rank_order(hands[rows], ups[rows]).tolist():
         row = int(rows[i])
         hand, up, weight = tuple(int(c) for c in hands[row]), int(ups[row]), int(weights[row])
-        taken = option_returns(hand, up, Action.from_code(int(played[i]), hand), rules)
+        taken = option_returns(hand, up, Action.from_code(int(played[i]), hand), rules,
+                               after=after[up >> 2] if after is not None else None)
         skipped = option_returns(hand, up, Action.from_code(int(best[i]), hand), rules)
         _check_best(row, float(best_ev[i]), skipped.ev)
         (scale_t, total_t), (scale_s, total_s) = scaled(taken), scaled(skipped)
@@ -159,7 +215,7 @@ def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarra
             for f in FIELDS:
                 fields[f] += getattr(r, f) * scale
     payload = {"format": FORMAT, "fingerprint": fingerprint, "shard": shard, "unit": big,
-               "digest": _digest(fingerprint, shard, rows, played, best), "rows": rows.tolist(),
+               "digest": _digest(fingerprint, shard, rows, played, best, FORMAT, after), "rows": rows.tolist(),
                "loss": loss.tolist(), "results": {str(x): k for x, k in sorted(results.items()) if k},
                "fields": fields}
     return {**payload, "sha256": _sealed(payload)}
@@ -181,18 +237,28 @@ def _writer(text: str) -> Callable[[Path], object]:
     return lambda path: path.write_text(text)
 
 
+def departing(played: np.ndarray, best: np.ndarray, after_draw: bool) -> np.ndarray:
+    """The classes a check plays out: where the card's first action is not the best, and where
+    it draws (a sixth card or an exchange) when it states the bet or fold after the draw."""
+    out: np.ndarray = played != best
+    if after_draw:
+        out |= played >= SIXTH_CARD
+    return out
+
+
 def departures(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 1,
                progress: Callable[[int, int], None] | None = None, work: Path | None = None,
-               returns: bool = True) -> Departures:
-    """Play out every class whose ``played`` code is not the best, shard by shard (``jobs``
-    workers), with the results when ``returns``, else their losses alone; the shards' counts are
-    kept in ``work`` (default ``work_root()``) as they finish."""
+               returns: bool = True, after: np.ndarray | None = None) -> Departures:
+    """Play out every class whose ``played`` code is not the best, and with ``after`` (the card's
+    bet or fold after a draw: ``after_draw.bet_table``) every class where the card draws, shard
+    by shard (``jobs`` workers), with the results when ``returns``, else their losses alone; the
+    shards' counts are kept in ``work`` (default ``work_root()``) as they finish."""
     import joblib
 
     table = codes.table
     folder = writable_directory((work or work_root()) / table.fingerprint, "strategy work")
     plan = Plan(table.manifest.shard_rows, ())
-    differ = played != codes.best
+    differ = departing(played, codes.best, after is not None)
     kind, count = (FORMAT, shard_departures) if returns else (VALUES, shard_losses)
     tasks, done, total = [], [], int(differ.sum())
     for s in range(plan.n_shards):
@@ -200,14 +266,16 @@ def departures(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 
         rows = span.start + np.flatnonzero(differ[span.start:span.stop])
         if not len(rows):
             continue
-        digest = _digest(table.fingerprint, s, rows, played[rows], codes.best[rows], kind)
+        digest = _digest(table.fingerprint, s, rows, played[rows], codes.best[rows], kind, after)
         path = folder / f"shard-{s:05d}-{digest}.json"
         kept = _cached(path, digest, kind)
         if kept is not None:
             done.append(kept)
         else:
+            # the EV alone of a card with its bet or fold after a draw: the best actions' EVs kept
+            kept_best = (_best_file(folder, s),) if not returns and after is not None else ()
             tasks.append((path, joblib.delayed(count)(rules, table.fingerprint, s, rows, played[rows],
-                                                     codes.best[rows], codes.best_ev[rows])))
+                                                     codes.best[rows], codes.best_ev[rows], after, *kept_best)))
     counted = sum(len(d["rows"]) for d in done)
     if progress is not None:
         progress(counted, total)

@@ -54,6 +54,8 @@ KEEPS = ("pair", "two_pair", "trips", "flush", "straight", "straight_flush", "ro
          "A", "K", "Q",
          "A K", "A Q", "A J", "K Q", "K J", "Q J", "A K Q", "A K J", "A Q J", "K Q J", "A K Q J", "Q+", "K+",
          "pair A", "pair K", "pair A K", "pair Q+")
+AFTER_LINES = 4
+"""The most lines of a derived card's bet or fold after a draw (``[[after_draw]]``), within its size."""
 UNKNOWN = 0.1
 """What the search adds to the runner-up's gap where a representative's loss is not counted."""
 IMPOSSIBLE = 1e6
@@ -104,31 +106,41 @@ class Line:
 
 @dataclass(frozen=True)
 class Derived:
-    """A derived card: its lines in order (the last without conditions), the card parsed from
-    its file, and its exact check."""
+    """A derived card: its lines of the first decision in order (the last without conditions),
+    the card parsed from its file, its exact check, and its lines of the bet or fold after a
+    draw (none: the solver's)."""
 
     lines: tuple[Line, ...]
     card: StrategyCard
     check: CardCheck
     text: str
+    after: tuple[Line, ...] = ()
+
+    @property
+    def size(self) -> int:
+        """The card's lines, both decisions."""
+        return len(self.lines) + len(self.after)
 
 
 def _value(v: Any) -> str:
     return ("true" if v else "false") if isinstance(v, bool) else str(v) if isinstance(v, int) else f'"{v}"'
 
 
-def card_text(lines: tuple[Line, ...], rules: Rules, name: str) -> str:
-    """The card's TOML file."""
-    out = [f"# Derived from optimal play by `rpoker strategy derive --rules {rules.name}`: {len(lines)} lines, the",
-           "# first rule that holds decides.", f'name = "{name}"', f'rules = "{rules.name}"']
-    for line in lines:
-        out += ["", "[[first]]"]
-        if line.when:
-            out.append("when = { " + ", ".join(f"{k} = {_value(v)}" for k, v in line.when) + " }")
-        if line.action.startswith("keep "):
-            out += ['do = "exchange"', f'keep = "{line.action[5:]}"']
-        else:
-            out.append(f'do = "{line.action}"')
+def card_text(lines: tuple[Line, ...], rules: Rules, name: str, after: tuple[Line, ...] = ()) -> str:
+    """The card's TOML file: the first decision's ``lines``, then the bet or fold after a draw
+    (``after``; none: the solver's)."""
+    out = [f"# Derived from optimal play by `rpoker strategy derive --rules {rules.name}`: "
+           f"{len(lines) + len(after)} lines, the", "# first rule that holds decides.", f'name = "{name}"',
+           f'rules = "{rules.name}"']
+    for table, block in (("first", lines), ("after_draw", after)):
+        for line in block:
+            out += ["", f"[[{table}]]"]
+            if line.when:
+                out.append("when = { " + ", ".join(f"{k} = {_value(v)}" for k, v in line.when) + " }")
+            if line.action.startswith("keep "):
+                out += ['do = "exchange"', f'keep = "{line.action[5:]}"']
+            else:
+                out.append(f'do = "{line.action}"')
     return "\n".join(out) + "\n"
 
 
@@ -438,8 +450,15 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
             left &= ~held
         return out
 
-    return {size: min((_grow(loss, masks, names, vocabulary, narrow, size, score) for score in (by_sorting, by_loss)),
-                      key=estimate) for size in sizes}
+    out = {}
+    for size in sizes:
+        grown = min((_grow(loss, masks, names, vocabulary, narrow, size, score) for score in (by_sorting, by_loss)),
+                    key=estimate)
+        listed = [(tuple(vocabulary.index(c) for c in line.when), names.index(line.action)) for line in grown]
+        refined = tuple(Line(tuple(vocabulary[i] for i in path), names[a])
+                        for path, a in _refine(loss, masks, vocabulary, listed, size))
+        out[size] = min(grown, refined, key=estimate)
+    return out
 
 
 def _grow(loss: np.ndarray, masks: np.ndarray, names: tuple[str, ...], vocabulary: list[tuple[str, Any]],
@@ -452,7 +471,7 @@ def _grow(loss: np.ndarray, masks: np.ndarray, names: tuple[str, ...], vocabular
 
     root = node(np.ones(len(loss), bool), ())
     leaves = [(root, *score(root))]
-    out = _lines(root, names, vocabulary)
+    out = _lines(root, names, vocabulary, masks)
     while leaves:
         k = max(range(len(leaves)), key=lambda n: leaves[n][1])
         parent, gain, i = leaves[k]
@@ -462,7 +481,7 @@ def _grow(loss: np.ndarray, masks: np.ndarray, names: tuple[str, ...], vocabular
         left = node(parent.cells & held, _stated(narrow(parent.path, i)))
         right = node(parent.cells & ~held, parent.path)
         parent.split = (i, left, right)
-        grown = _lines(root, names, vocabulary)
+        grown = _lines(root, names, vocabulary, masks)
         if len(grown) > most:
             parent.split = None
             del leaves[k]
@@ -472,41 +491,163 @@ def _grow(loss: np.ndarray, masks: np.ndarray, names: tuple[str, ...], vocabular
     return out
 
 
-def _lines(root: _Node, names: tuple[str, ...], vocabulary: list[tuple[str, Any]]) -> tuple[Line, ...]:
+REFINE = 30
+"""The most rounds of exchanging a derived card's lines (``_refine``)."""
+PAIRED = 8
+"""How many of the best single conditions a round also tries with a second one (``_refine``)."""
+
+#: a decision list as the refining sees it: each line's conditions (vocabulary indices) and action
+Listed = list[tuple[tuple[int, ...], int]]
+
+
+def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any]], listed: Listed,
+            most: int) -> Listed:
+    """A decision list of at most ``most`` lines improved line by line: while there is room, the
+    line (one condition or two of other keys, any action) whose insertion anywhere above the
+    last takes most loss off is added; when full, a round drops the line that costs least to
+    lose and inserts the best line in its place (or inserts first, then drops), kept only if the
+    loss falls. A tree's list has
+    lines a list can do without: a decision list states exceptions a tree splits around."""
+    held = masks > 0
+    rows = np.arange(len(loss))
+
+    def decided(lines: Listed) -> np.ndarray:
+        line = np.full(len(loss), len(lines) - 1)
+        free = np.ones(len(loss), bool)
+        for k, (path, _) in enumerate(lines[:-1]):
+            take = free.copy()
+            for i in path:
+                take &= held[i]
+            line[take] = k
+            free &= ~take
+        return line
+
+    def total(lines: Listed) -> float:
+        acts = np.asarray([a for _, a in lines])[decided(lines)]
+        return float(loss[rows, acts].sum())
+
+    def gains(lines: Listed, line: np.ndarray, gain: np.ndarray, within: np.ndarray | None) -> np.ndarray:
+        """(positions, conditions, actions): what a line inserted before each line takes off,
+        over the cells of ``within`` (all when None)."""
+        out = np.zeros((len(lines), len(vocabulary), loss.shape[1]))
+        for k in range(len(lines)):
+            idx = np.flatnonzero((line == k) if within is None else (line == k) & within)
+            if len(idx):
+                out[k] = masks[:, idx] @ gain[idx]
+        return np.cumsum(out[::-1], axis=0)[::-1]   # before line p: the cells of lines p, p + 1, ...
+
+    def best_line(lines: Listed) -> tuple[float, int, tuple[int, ...], int]:
+        line = decided(lines)
+        acts = np.asarray([a for _, a in lines])[line]
+        gain = loss[rows, acts][:, None] - loss
+        single = gains(lines, line, gain, None)
+        p, i, a = np.unravel_index(int(np.argmax(single)), single.shape)
+        best: tuple[float, int, tuple[int, ...], int] = (float(single[p, i, a]), int(p), (int(i),), int(a))
+        for first in np.argsort(-single.max(axis=(0, 2)))[:PAIRED].tolist():
+            both = gains(lines, line, gain, held[first])
+            for other in range(len(vocabulary)):
+                if vocabulary[other][0] == vocabulary[first][0]:
+                    both[:, other] = -np.inf
+            p, j, a = np.unravel_index(int(np.argmax(both)), both.shape)
+            if both[p, j, a] > best[0]:
+                best = (float(both[p, j, a]), int(p), (first, int(j)), int(a))
+        return best
+
+    def inserted(lines: Listed, found: tuple[float, int, tuple[int, ...], int]) -> Listed:
+        _, p, path, a = found
+        return [*lines[:p], (path, a), *lines[p:]]
+
+    def dropped(lines: Listed) -> Listed:
+        """Without the line (but the last) whose loss costs least."""
+        k = min((total(lines[:k] + lines[k + 1:]), k) for k in range(len(lines) - 1))[1]
+        return lines[:k] + lines[k + 1:]
+
+    current, value = list(listed), total(listed)
+    for _ in range(REFINE):
+        if len(current) < most:
+            found = best_line(current)
+            if found[0] <= 0:
+                break
+            current = inserted(current, found)
+            value = total(current)
+            continue
+        if len(current) < 2:
+            break
+        # drop the line that costs least to lose, then insert the best; or insert first, then
+        # drop (the new line may make an old one redundant)
+        trials = [inserted(dropped(current), best_line(dropped(current))),
+                  dropped(inserted(current, best_line(current)))]
+        trial = min(trials, key=total)
+        if total(trial) >= value - 1e-12 * abs(value):
+            break
+        current, value = trial, total(trial)
+    return current
+
+
+def _lines(root: _Node, names: tuple[str, ...], vocabulary: list[tuple[str, Any]],
+           masks: np.ndarray) -> tuple[Line, ...]:
     """The tree as a decision list: a leaf is a line of the conditions that hold on its path,
     the side where a condition holds before the other, so that the other needs no "not" (its
-    deals are taken above). A line whose action is that of the next, more general line is left
-    out."""
-    def lines(node: _Node) -> list[Line]:
+    deals are taken above). A line whose action is that of the next line, which holds wherever
+    it does (``masks``: each condition's cells), is left out."""
+    def lines(node: _Node) -> list[tuple[Line, tuple[int, ...]]]:
         if node.split is None:
-            return [Line(tuple(vocabulary[i] for i in node.path), names[node.action])]
+            return [(Line(tuple(vocabulary[i] for i in node.path), names[node.action]), node.path)]
         return lines(node.split[1]) + lines(node.split[2])
 
-    out: list[Line] = []
-    for line in reversed(lines(root)):
-        if out and out[0].action == line.action and set(out[0].when) <= set(line.when):
+    def holds(path: tuple[int, ...]) -> np.ndarray:
+        out = np.ones(masks.shape[1], bool)
+        for i in path:
+            out &= masks[i] > 0
+        return out
+
+    out: list[tuple[Line, tuple[int, ...]]] = []
+    for line, path in reversed(lines(root)):
+        if out and out[0][0].action == line.action and not (holds(path) & ~holds(out[0][1])).any():
             continue
-        out.insert(0, line)
-    return tuple(out)
+        out.insert(0, (line, path))
+    return tuple(line for line, _ in out)
+
+
+def after_draw_lines(size: int) -> int:
+    """The lines of a derived card of ``size`` lines given to the bet or fold after a draw."""
+    return min(AFTER_LINES, max(2, size // 5))
+
+
+def _after_draw(seen: Seen, weight: np.ndarray, bet_ev: np.ndarray, sizes: tuple[int, ...]
+                ) -> dict[int, tuple[Line, ...]]:
+    """The bet or fold after a draw, of each of ``sizes`` lines: the search over betting and
+    folding the dealt hands (each class's bet EV against the ante): the final hands after a
+    draw are such hands, with the thrown cards out of the deck. Estimates: the check counts every
+    final hand of the card's draws exactly."""
+    loss = np.stack([np.maximum(-1 - bet_ev, 0), np.maximum(bet_ev + 1, 0)], axis=1)
+    cells, summed = _cells(seen, loss, weight, False)
+    return search(cells, summed, ("bet", "fold"), sizes)
 
 
 def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
            counts: Counts | None = None, curve: tuple[int, ...] = (), table: str | Path | None = None,
-           work: Path | None = None) -> list[Derived]:
+           work: Path | None = None, after_draw: bool = True) -> list[Derived]:
     """The derived card of at most ``most`` lines, and those of each size of ``curve``, each
     checked exactly (rules with draws: from their complete ``table``, the check's departures
-    kept in ``work``, as ``check``)."""
+    kept in ``work``, as ``check``). With draws and ``after_draw``, a card states the bet or
+    fold after a draw too, in ``after_draw_lines`` of its lines; else the solver decides it."""
     if not 2 <= most <= 200:
         raise InputError(f"--lines must be 2 to 200, not {most}")
     names = actions(rules)
     c: Counts | None = None
     found: tuple[np.ndarray, np.ndarray] | None = None
+    sizes = tuple(sorted({most, *curve}))
+    after: dict[int, tuple[Line, ...]] = {}
     if rules.draws:
         codes = TableCodes.read(rules, table)
         hands, ups, weight = enumerate_classes()
         seen = Seen.of(hands, ups)
         bets = bet_counts(hands, ups, rules)
         bet_ev = bets[:, BET["value"]] / (bets[:, BET["n"]] * bets[:, BET["den"]]).astype(np.float64)
+        if after_draw:
+            stated = _after_draw(seen, weight, bet_ev, tuple(sorted({after_draw_lines(n) for n in sizes})))
+            after = {n: stated[after_draw_lines(n)] for n in sizes}
         found = _cell_of(seen, True)
         values = representative_values(found[0], rules, codes, jobs, progress, work)
         estimate = representative_losses(seen.take(found[0]), values, codes.best_ev[found[0]], names, rules)
@@ -519,16 +660,18 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     cells, summed = _cells(seen, loss, weight, rules.draws, found)
     del loss
     out: list[Derived] = []
-    cards = search(cells, summed, names, tuple(sorted({most, *curve})), rules.draws)
-    for size in sorted(cards):
-        chosen = cards[size]
-        if out and len(chosen) == len(out[-1].lines):
+    first = {n: n - len(after.get(n, ())) for n in sizes}
+    cards = search(cells, summed, names, tuple(sorted(set(first.values()))), rules.draws)
+    for n in sizes:
+        chosen, later = cards[first[n]], after.get(n, ())
+        size = len(chosen) + len(later)
+        if out and size == out[-1].size:
             continue                          # no condition lowers the loss further
-        name = f"{rules.name}: derived card of {len(chosen)} lines"
-        text = card_text(chosen, rules, name)
-        card = parse(text, f"{rules.name}-derived-{len(chosen)}.toml")
+        name = f"{rules.name}: derived card of {size} lines"
+        text = card_text(chosen, rules, name, later)
+        card = parse(text, f"{rules.name}-derived-{size}.toml")
         out.append(Derived(chosen, card, check(card, rules, jobs, progress, counts=c, table=table, work=work,
-                                               returns=False), text))
+                                               returns=False), text, later))
     return out
 
 
@@ -543,12 +686,19 @@ def markdown(d: Derived, curve: list[Derived], most: int) -> str:
            f"{c.differ:,} of 122,151,120 deals.", "", "The first rule that holds decides:", ""]
     for i, rule in enumerate(d.card.first, 1):
         out.append(f"{i}. {rule.words()}")
-    if len(d.lines) < most:
-        out += ["", f"The search stops at {len(d.lines)} of the {most} lines allowed: no split it finds both sorts "
+    if d.card.after_draw:
+        out += ["", "After an exchange or a sixth card, bet or fold the final hand (its five cards that play); the "
+                    f"first rule that holds decides (of the cost, {float(c.after_draw_cost) * 100:.6f} % is lost "
+                    "here where the first action is the best):", ""]
+        out += [f"{i}. {rule.words()}" for i, rule in enumerate(d.card.after_draw, len(d.card.first) + 1)]
+    elif c.rules.draws:
+        out += ["", "After an exchange or a sixth card, bet or fold as the solver does (optimal)."]
+    if d.size < most:
+        out += ["", f"The search stops at {d.size} of the {most} lines allowed: no split it finds both sorts "
                     "the deals further and fits in the lines left."]
     if curve:
         out += ["", "| lines | house edge | cost against optimal play (% of the ante) |", "|---|---|---|"]
-        out += [f"| {len(x.lines)} | {float(-x.check.ev) * 100:.6f} % | {float(x.check.cost) * 100:.6f} % |"
+        out += [f"| {x.size} | {float(-x.check.ev) * 100:.6f} % | {float(x.check.cost) * 100:.6f} % |"
                 for x in curve]
     return "\n".join(out) + "\n"
 
@@ -561,7 +711,7 @@ def chart(curve: list[Derived], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 3.8))
-    sizes = [str(len(x.lines)) for x in curve]
+    sizes = [str(x.size) for x in curve]
     costs = [float(x.check.cost) * 100 for x in curve]
     ax.bar(sizes, costs)
     for i, v in enumerate(costs):
@@ -577,8 +727,8 @@ def chart(curve: list[Derived], path: Path) -> None:
 def write(derived: list[Derived], most: int, directory: Path) -> list[Path]:
     """The card of ``most`` lines as TOML and Markdown, and the curve's chart, in ``directory``."""
     folder = writable_directory(directory, "strategy")
-    main = max((d for d in derived if len(d.lines) <= most), key=lambda d: len(d.lines))
-    name = f"{main.check.rules.name}-derived-{len(main.lines)}"
+    main = max((d for d in derived if d.size <= most), key=lambda d: d.size)
+    name = f"{main.check.rules.name}-derived-{main.size}"
     toml, md, png = folder / f"{name}.toml", folder / f"{name}.md", folder / f"{name}-curve.png"
     write_atomic(toml, lambda p: p.write_text(main.text))
     write_atomic(md, lambda p: p.write_text(markdown(main, derived if len(derived) > 1 else [], most)))

@@ -27,6 +27,9 @@ def to_text(c: CardCheck) -> str:
              f"optimal play    {float(o.ev):+.9f}   (house edge {float(-o.ev) * 100:.6f} %)",
              f"cost            {float(c.cost):.9f} per ante ({float(c.cost) * 100:.6f} % of the ante)",
              f"first action not the best in {c.differ:,} of {N_DEALS:,} deals ({c.differ / N_DEALS * 100:.4f} %)"]
+    if c.card.after_draw:
+        lines.append(f"of the cost, the bet or fold after the draw where the first action is the best: "
+                     f"{float(c.after_draw_cost):.9f}")
     if p is not None:
         lines.append(f"bet rate {float(p.bet_rate) * 100:.4f} %, element of risk "
                      f"{float(p.element_of_risk) * 100:.6f} %, standard deviation {p.std():.6f}")
@@ -34,6 +37,11 @@ def to_text(c: CardCheck) -> str:
     for lc in c.lines:
         lines.append(f"  line {lc.rule.line:>3}  {lc.rule.words()}")
         lines.append(f"            {lc.deals:,} deals, {lc.departures:,} departures, cost {float(lc.cost):.9f}")
+    if c.card.after_draw:
+        lines += ["", "after an exchange or a sixth card (line of the file: the final hand's rule):"]
+        lines += [f"  line {r.line:>3}  {r.words()}" for r in c.card.after_draw]
+    else:
+        lines += ["", "after an exchange or a sixth card: bet or fold as the solver does (optimal)"]
     if c.departures:
         lines += ["", "costliest departures (hand, up-card: the card's action, the best; deals; loss per deal; "
                       "share of the cost):"]
@@ -57,6 +65,8 @@ def to_json(c: CardCheck) -> dict[str, Any]:
         "played": strategy_json(c.played) if c.played is not None else None, "optimal": strategy_json(c.optimal),
         "cost_per_ante": frac(c.cost),
         "differ": {"deals": c.differ, "of": N_DEALS},
+        "after_draw": [{"line": r.line, "rule": r.words()} for r in c.card.after_draw] or "optimal",
+        "after_draw_cost_per_ante": frac(c.after_draw_cost),
         "lines": [{"line": lc.rule.line, "rule": lc.rule.words(), "deals": lc.deals, "departures": lc.departures,
                    "cost_per_ante": frac(lc.cost)} for lc in c.lines],
         "departures": [{"hand": d.hand, "up": d.up, "action": d.action, "best": d.best, "deals": d.deals,

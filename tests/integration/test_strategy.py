@@ -109,12 +109,44 @@ def test_the_up_card_against_the_pair():
     ('[[first]]\nwhen = { to_flush = 6 }\ndo = "bet"', "line 2: to_flush must be a number of cards, 3 to 5"),
     ('[[first]]\nwhen = { to_straight = "gutshot" }\ndo = "bet"', "line 2: to_straight must be one of open"),
     ('[[first]]\nwhen = { up_above = "pair" }\ndo = "bet"', "line 2: up_above must be a card's place"),
+    ('[[first]]\ndo = "bet"\n[[after_draw]]\ndo = "bet"', "line 4: the rules 'caribbean' have no exchange and no "
+     "sixth card"),
+    ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { to_flush = 4 }\ndo = "bet"\n[[after_draw]]\ndo = "fold"',
+     "line 4: a final hand has no draws"),
+    ('[[first]]\ndo = "bet"\n[[after_draw]]\ndo = "sixth_card"', "line 4: after the draw do must be one of bet, fold"),
+    ('[[first]]\ndo = "bet"\n[[after_draw]]\ndo = "bet"\nkeep = "pair"', "line 4: unknown key 'keep'"),
+    ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { category = "pair+" }\ndo = "bet"',
+     "no \\[\\[after_draw\\]\\] rule decides the final hand"),
+    ('after_draw = "never"\n[[first]]\ndo = "bet"', "after_draw is \"optimal\" or a list of rules"),
 ])
 def test_a_bad_card_is_one_line_naming_its_place(tmp_path, counts, text, message):
     path = tmp_path / "bad.toml"
     path.write_text(f'rules = "caribbean"\n{text}\n')
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
         strategy.check(strategy.load(path), CARIBBEAN, counts=counts)
+
+
+def test_the_bet_after_a_draw_is_the_rules_on_every_final_hand():
+    """The table of a card's bet or fold after a draw (by final strength and up rank) says what
+    its rules say of each final hand itself: random hands of every category, six-card hands by
+    their best five."""
+    card = _card('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { category = "pair", up_below = "group" }\ndo = "fold"'
+                 '\n[[after_draw]]\nwhen = { category = "pair+" }\ndo = "bet"\n[[after_draw]]\n'
+                 'when = { at_least = "A K J", up_matches = true }\ndo = "bet"\n[[after_draw]]\ndo = "fold"')
+    table = card.after_table()
+    assert table is not None and table.shape == (13, 7462)
+    rng = random.Random(5)
+    deals = [rng.sample(range(52), 6) for _ in range(3000)]
+    hands = np.asarray([d[:5] for d in deals], np.uint8)
+    ups = np.asarray([d[5] for d in deals], np.uint8)
+    seen = strategy.Seen.of(hands, ups)
+    decided = np.asarray([card.after_draw[i].action == "bet" for i in card.decide_after(seen)])
+    from solver.hand import strengths
+    assert (table[ups >> 2, strengths(hands)] == decided).all()
+    assert 0.2 < decided.mean() < 0.8
+    six = parse_cards("Ah Kd Jc 7s 3d 2c")
+    assert table[parse_card("Kh") >> 2, strengths([six])[0]] == 1      # A K J 7 3 plays, the up-card matches it
+    assert table[parse_card("Qh") >> 2, strengths([six])[0]] == 0
 
 
 def test_a_derived_card_is_checked_exactly(counts, tmp_path):

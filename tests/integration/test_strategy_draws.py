@@ -16,7 +16,8 @@ from solver.classes import enumerate_classes
 from solver.cli import app
 from solver.errors import InputError
 from solver.optimal import unit
-from solver.strategy.departing import TableCodes, departures, shard_departures, shard_losses
+from solver.strategy import departing as departing_module
+from solver.strategy.departing import TableCodes, departing, departures, shard_departures, shard_losses
 from solver.strategy.keep import NO_HAND, Keep
 
 RUSSIAN = rules.load("russian")
@@ -105,6 +106,78 @@ def test_departures_equal_solving_each_deal(codes, seen):
     assert alone["loss"] == data["loss"] and "results" not in alone
 
 
+AFTER = _card("""
+[[first]]
+when = { category = "pair" }
+do = "exchange"
+keep = "pair"
+[[first]]
+when = { to_flush = 4 }
+do = "sixth_card"
+[[first]]
+when = { category = "no_game" }
+do = "exchange"
+keep = "highest"
+[[first]]
+do = "optimal"
+[[after_draw]]
+when = { category = "pair", up_below = "group" }
+do = "fold"
+[[after_draw]]
+when = { category = "pair+" }
+do = "bet"
+[[after_draw]]
+when = { category = "ak", up_matches = true }
+do = "bet"
+[[after_draw]]
+do = "fold"
+""")
+
+
+def test_the_bet_after_a_draw_is_counted_exactly(codes, seen, tmp_path, monkeypatch):
+    """A card that states the bet or fold after a draw: every class where it draws is played
+    out, the best action among them (its loss: the later decisions alone); each class's loss
+    and results as solving the deal with the card's decisions gives them."""
+    line = AFTER.decide(seen)
+    played = AFTER.codes(seen, line, RUSSIAN, codes.best, codes.second)
+    chosen = departing(played, codes.best, True)
+    assert (chosen == ((played != codes.best) | (played >= 2))).all()
+    assert not (departing(played, codes.best, False) & (played == codes.best)).any()
+    rng = random.Random(5)
+    same, other = (np.flatnonzero(chosen & m) for m in (played == codes.best, played != codes.best))
+    rows = np.sort(np.asarray(rng.sample(same.tolist(), 6) + rng.sample(other.tolist(), 4), np.int64))
+    table = AFTER.after_table()
+    args = (RUSSIAN, codes.table.fingerprint, 0, rows, played[rows], codes.best[rows], codes.best_ev[rows])
+    data = shard_departures(*args, after=table)
+    alone = shard_losses(*args, after=table)
+    assert alone["loss"] == data["loss"] and alone["digest"] != shard_losses(*args)["digest"]
+    hands, ups, weights = enumerate_classes()
+    big = unit(RUSSIAN)
+    for row, loss in zip(rows.tolist(), data["loss"]):
+        hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
+        taken = deal.option_values(hand, up, [Action.from_code(int(played[row]), hand)], RUSSIAN,
+                                   after=table[up >> 2])[0]
+        assert Fraction(loss, big) == deal.solve(hand, up).best.ev - taken
+    assert sum(1 for r, x in zip(rows.tolist(), data["loss"]) if x > 0 and played[r] == codes.best[r]) >= 3
+    # the best actions' EVs kept: a second count reads them (a damaged file is not trusted)
+    kept = tmp_path / "best.json"
+    assert shard_losses(*args, after=table, best_file=kept)["loss"] == data["loss"]
+    values = json.loads(kept.read_text())["values"]
+    assert len(values) == len(rows) and "/" in next(iter(values.values()))
+    calls = []
+    monkeypatch.setattr(departing_module, "option_values",
+                        lambda *a, **k: calls.append(1) or deal.option_values(*a, **k))
+    again = shard_losses(*args, after=table, best_file=kept)
+    assert again["loss"] == data["loss"] and len(calls) == len(rows)      # the card's actions alone
+    damaged = json.loads(kept.read_text())
+    damaged["values"][str(rows[0])] = "7/2"
+    kept.write_text(json.dumps(damaged))
+    assert shard_losses(*args, after=table, best_file=kept)["loss"] == data["loss"]
+    assert json.loads(kept.read_text())["values"][str(rows[0])] != "7/2"
+    moved = sum(int(x) * k for x, k in data["results"].items())
+    assert moved == -sum(int(weights[r]) * loss for r, loss in zip(rows.tolist(), data["loss"]))
+
+
 def test_departures_equal_literal_enumeration(codes, seen):
     """A card's change of the results in departing classes against the reference, which settles
     every card drawn, every dealer hand and every buy draw one by one (actions it is quick for:
@@ -163,7 +236,11 @@ def test_what_a_derived_card_s_actions_lose(codes, seen):
              derive.Line((), "keep nothing"))
     card = strategy.parse(derive.card_text(lines, RUSSIAN, "t"), "t.toml")
     assert [r.words() for r in card.first] == ["4 or more cards to a flush: keep flush", "pair: sixth card",
-                                                "any hand: exchange all five"]
+                                                "any hand: exchange all five"] and not card.after_draw
+    after = (derive.Line((("category", "pair+"),), "bet"), derive.Line((), "fold"))
+    card = strategy.parse(derive.card_text(lines, RUSSIAN, "t", after), "t.toml")
+    assert [r.words() for r in card.after_draw] == ["pair or better: bet", "any hand: fold"]
+    assert [r.words() for r in card.first][0] == "4 or more cards to a flush: keep flush"
 
 
 def test_the_representatives_losses_are_exact(codes, seen, tmp_path, monkeypatch):

@@ -1,0 +1,41 @@
+"""The exchange of a derived card's lines (``derive._refine``) against trying every line by hand."""
+
+import importlib
+
+import numpy as np
+import pytest
+
+derive = importlib.import_module("solver.strategy.derive")
+
+
+def _loss(lines, loss, masks):
+    """The loss of a decision list, the first line that holds deciding each cell."""
+    left, out = np.ones(len(loss), bool), 0.0
+    for path, action in lines:
+        held = left.copy()
+        for i in path:
+            held &= masks[i] > 0
+        out += loss[held, action].sum()
+        left &= ~held
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_best_line_inserted_is_the_best_of_all(seed, monkeypatch):
+    """One round inserts the line, of every condition, pair of conditions of other keys, action
+    and place above the last, that lowers the loss most; more rounds never raise it, and the
+    list stays within its lines and keeps its last line without conditions."""
+    rng = np.random.default_rng(seed)
+    loss = rng.random((300, 3))
+    masks = (rng.random((12, 300)) < 0.4).astype(np.float64)
+    vocabulary = [(f"key{i % 6}", i) for i in range(12)]
+    start = [((0,), 1), ((3, 4), 2), ((), 0)]
+    candidates = [(i,) for i in range(12)] + [(i, j) for i in range(12) for j in range(12) if i % 6 != j % 6]
+    best = min(_loss(start[:p] + [(path, a)] + start[p:], loss, masks)
+               for p in range(len(start)) for path in candidates for a in range(3))
+    monkeypatch.setattr(derive, "PAIRED", 12)
+    monkeypatch.setattr(derive, "REFINE", 1)
+    assert _loss(derive._refine(loss, masks, vocabulary, start, 4), loss, masks) == pytest.approx(best, abs=1e-9)
+    monkeypatch.setattr(derive, "REFINE", 30)
+    more = derive._refine(loss, masks, vocabulary, start, 4)
+    assert _loss(more, loss, masks) <= best + 1e-9 and len(more) <= 4 and more[-1][0] == ()
