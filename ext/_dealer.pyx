@@ -112,10 +112,12 @@ cdef void _count_begin(Ctx* x, int k, bint forced) noexcept:
     x.seq = 0
 
 
-cdef object _sixth_card(Deal* D, KernelRules rules, const uint8_t* hand, Results* res, const uint8_t* after):
+cdef object _sixth_card(Deal* D, KernelRules rules, const uint8_t* hand, Results* res, const uint8_t* after,
+                        int128* gains):
     """(numerator, denominator) of the average over sixth cards of max(-1, the bet) (with
     ``after``, the card's bet or fold of each final strength), and with ``res`` the results of
-    every card, outcome by outcome."""
+    every card, outcome by outcome; with ``gains``, what betting each final strength adds over
+    folding it (Ctx.gains)."""
     cdef const Settings* st = &rules.st
     cdef const EvalTables* t = tables()
     cdef int a[13]
@@ -175,6 +177,8 @@ cdef object _sixth_card(Deal* D, KernelRules rules, const uint8_t* hand, Results
         elif res != NULL:
             add_results(res, counts, 1, buy + 1, p)
         total += -n * den if folded else v
+        if gains != NULL:
+            gains[player] += v + n * den
         a[c >> 2] += 1
         ys[c & 3] |= 1 << (c >> 2)
     return (_py(total), D.n0 * n * den), (_results_py(res, n, den) if res != NULL else None)
@@ -228,7 +232,7 @@ cdef dict _bounds(Ctx* x, tuple bound_counts, tuple forced_counts, int* f_lists)
 def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules rules,
           tuple exchange_counts=(), bint sixth_card=False, *, tuple bound_counts=(),
           uint32_t wanted=0xFFFFFFFF, bint card_by_card=False, bint results=False,
-          const uint8_t[::1] after=None):
+          const uint8_t[::1] after=None, bint gains=False, double[::1] gains_into=None, double gains_weight=1):
     """Exact numerators of the options of one deal (a ``Solved``): the bet of the dealt hand;
     with ``sixth_card``, a sixth card; the exchanges of each count in ``exchange_counts`` for
     the discard masks in ``wanted`` (a bit for each); upper bounds of the exchanges of each
@@ -242,6 +246,14 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
     ``after``: a strategy card's decision after a draw, by final strength (7462 entries: 1 bet,
     0 fold; a six-card hand by its best five), for the sixth card and the exchanges that do not
     force the bet; without it the final hand is bet or folded by its value. Not with bounds.
+
+    ``gains``: for one option (a sixth card, or the one exchange of ``wanted``), with every final
+    hand bet, what betting the final hands of each strength adds over folding them, as
+    {strength: numerator} over that option's denominator (``Solved.gains``): the option's value
+    under any ``after`` is then that of folding every final hand plus the gains of the strengths
+    it bets. No ``after``, results or bounds with it. With ``gains_into`` (N_STRENGTH floats)
+    instead, ``gains_weight`` times each gain per deal (over the denominator) is added to it
+    (a sum over many deals, without a Python object per strength).
 
     Holds the GIL throughout: the store (``_store``) is the process's, so the threads of one
     process solve one deal at a time (parallel builds use processes).
@@ -266,9 +278,20 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
     cdef Ctx x
     cdef int64_t n, den, value, nq
     cdef int64_t* pref
+    cdef double scale
     sixth = sixth_results = None
     if after is not None and (after.shape[0] != N_STRENGTH or bound_counts):
         raise ValueError("after: one entry per final strength (7462), and no bounds")
+    if gains_into is not None and gains_into.shape[0] != N_STRENGTH:
+        raise ValueError("gains_into: one entry per final strength (7462)")
+    gains = gains or gains_into is not None
+    if gains and (after is not None or results or bound_counts or len(exchange_counts) + sixth_card != 1
+                  or (exchange_counts and bin(wanted).count("1") != 1)):
+        raise ValueError("gains: of one option (a sixth card, or one exchange wanted), without after, results "
+                         "or bounds")
+    cdef int128* gain = <int128*> calloc(N_STRENGTH, sizeof(int128)) if gains else NULL
+    if gains:
+        after = np.ones(N_STRENGTH, np.uint8)    # every final hand bet: its gain is counted
     try:
         known = np.concatenate([np.asarray(hand), np.asarray(dead)]).astype(np.uint8)
         deal_init(D, up, _ptr(known), known.shape[0], st.qualifier)
@@ -284,12 +307,13 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
         value = bet_with_buy(D, st, pref, &f, D.a0, D.ys0, D.n0, player, rules.p5[player], nq, n, den, counts)
         if sixth_card:
             sixth, sixth_results = _sixth_card(D, rules, &hand[0], &res[32] if results else NULL,
-                                               &after[0] if after is not None else NULL)
+                                               &after[0] if after is not None else NULL, gain)
         # exchanges, by number of cards
         x.D = D
         x.st = st
         x.hand = &hand[0]
         x.after = &after[0] if after is not None else NULL
+        x.gains = gain
         x.p5 = &rules.p5[0]
         x.slots = slots
         x.slot_lists = slot_lists
@@ -305,14 +329,23 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
         x.plain = False
         exchanges, exchange_results = _exchanges(&x, exchange_counts, rules.forced_counts)
         bounds = _bounds(&x, bound_counts, rules.forced_counts, f_lists)
+        gained = None
+        if gains_into is not None:
+            scale = gains_weight / float(sixth[1] if sixth_card else next(iter(exchanges.values()))[1])
+            for i in range(N_STRENGTH):
+                gains_into[i] += scale * <double> gain[i]
+        elif gains:
+            gained = {s: _py(gain[s]) for s in range(N_STRENGTH) if gain[s] != 0}
     finally:
+        free(gain)
         free(res)
         free(res_cache)
         free(D)
         free(slots)
         free(slot_lists)
         free(filter_of)
-    return records.Solved(_bet_record(counts, value), sixth, exchanges, bounds, sixth_results, exchange_results)
+    return records.Solved(_bet_record(counts, value), sixth, exchanges, bounds, sixth_results, exchange_results,
+                          gained)
 
 
 def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, KernelRules rules, int64_t[:, ::1] out):

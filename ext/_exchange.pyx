@@ -5,7 +5,7 @@ from solver._bet cimport N_COUNTS, bet
 from solver._combinatorics cimport MS_OFF, int128
 from solver._deck cimport Deal, Filter
 from solver._multiset cimport flush_suits, group_counts, group_deltas, group_parts, multiset_begin, other_total
-from solver._outcome cimport (Ctx, add_results, dealer_flushes, excess_of, final_strength, flush_cards, flush_value,
+from solver._outcome cimport (Ctx, add_gain, add_results, dealer_flushes, excess_of, final_strength, flush_cards, flush_value,
                               fold_floor, never_folds, other_suits, outcome_results, outcome_value, plan_of,
                               results_part, ruled_fold)
 from solver._bound cimport multiset_bound
@@ -16,6 +16,7 @@ from solver._store cimport STORE, MsInfo
 cdef void _one_outcome(Ctx* x) noexcept nogil:
     # card by card, for the (sigmask, discard mask) pairs where the fold floor may bind
     cdef int i, u, sigmask = 0, player
+    cdef int64_t v
     for i in range(x.n_new):
         if (x.new[i] & 3) == x.D.sigma:
             sigmask |= 1 << (x.new[i] >> 2)
@@ -31,7 +32,9 @@ cdef void _one_outcome(Ctx* x) noexcept nogil:
             if x.results != NULL:
                 x.acc[x.masks[i]] += outcome_results(x, x.new, x.n_new, player, x.masks[i])
             else:
-                x.acc[x.masks[i]] += fold_floor(x, player, outcome_value(x, x.new, x.n_new, player))
+                v = fold_floor(x, player, outcome_value(x, x.new, x.n_new, player))
+                x.acc[x.masks[i]] += v
+                add_gain(x, player, v, 1)
 
 
 cdef void _suits(Ctx* x, int r) noexcept nogil:
@@ -121,9 +124,6 @@ cdef void multiset_results(Ctx* x) noexcept nogil:
         player = info.player[i]
         x.player[i] = player          # the card-by-card path tells the flushes by it
         p = x.p5[player]
-        buy_rel = buys(x.st, player, p)
-        if buy_rel:
-            u = plan_of(x, player, p)
         n_fl = flush_suits(x, i, fl_suit, fl_sig)
         if ruled_fold(x, player):
             # the card folds this final hand: every outcome but the player's flushes
@@ -133,6 +133,9 @@ cdef void multiset_results(Ctx* x) noexcept nogil:
                 flush_cards(x.R, x.nr, fl_suit[j], new)
                 x.acc[km] += outcome_results(x, new, x.nr, final_strength(x, km, new), km)
             continue
+        buy_rel = buys(x.st, player, p)
+        if buy_rel:
+            u = plan_of(x, player, p)
         # outcomes of a group differ only in the other suits' flush draws of the buy
         shared = not buy_rel or not D.any_thrown
         for sigmask in range(1 << x.nr):
@@ -300,6 +303,7 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
             for j in range(n_fl):
                 total -= val[fl_sig[j]]  # counted as non-flush, come out again
             x.acc[km] += total
+            add_gain(x, player, total, x.leaves - n_fl)
         else:
             total = info.total[i]
             unsafe = info.unsafe[i]
@@ -331,10 +335,13 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
                     total -= val[fl_sig[j]] + other_suits(x, player, taken)
                     taken[fl_suit[j]] = 0
             x.acc[km] += total
+            # counted with every hand bet (never_folds): no group was left to the card-by-card path
+            add_gain(x, player, total, x.leaves - n_fl)
         # the flush outcomes themselves
         for j in range(n_fl):
-            v = flush_value(x, i, fl_suit[j], new, &player)
-            x.acc[km] += fold_floor(x, player, v)
+            v = fold_floor(x, player, flush_value(x, i, fl_suit[j], new, &player))
+            x.acc[km] += v
+            add_gain(x, player, v, 1)
     unsafe_outcomes(x)
 
 

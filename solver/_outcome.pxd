@@ -48,6 +48,7 @@ cdef struct Ctx:
     int k
     int forced
     const uint8_t* after       # a card's bet (1) or fold (0) of each final strength after a draw; NULL: the best
+    int128* gains              # with every final hand bet: by strength, what betting its hands adds over folding them
     int mult[13]
     int a[13]
     int ysize
@@ -215,6 +216,13 @@ cdef inline bint folds(Ctx* x, int player, int64_t v) noexcept nogil:
 cdef inline int64_t fold_floor(Ctx* x, int player, int64_t v) noexcept nogil:
     # the value of a final hand after the draw: -1 (the ante) when it is folded (``folds``)
     return -x.n * x.den if folds(x, player, v) else v
+
+
+cdef inline void add_gain(Ctx* x, int player, int128 total, int64_t count) noexcept nogil:
+    # ``count`` final hands of strength ``player`` bet for ``total``: what that adds over folding
+    # them (Ctx.gains, when counted)
+    if x.gains != NULL:
+        x.gains[player] += total + (<int128> count) * x.n * x.den
 
 
 cdef inline int final_strength(Ctx* x, int mask, const int* new) noexcept nogil:

@@ -63,7 +63,8 @@ class Solved(NamedTuple):
     """Every option of one deal as exact numerators (``_dealer.solve``): the bet of the dealt
     hand; a sixth card and each exchange (by discard mask) as (numerator, denominator) of the
     average over their outcomes of max(fold, bet), fees excluded; upper bounds of exchanges
-    (``exchange_bound``); the results of the sixth card and of the exchanges, when asked for."""
+    (``exchange_bound``); the results of the sixth card and of the exchanges, when asked for; what
+    betting each final strength of one option adds over folding it, when asked for."""
 
     bet: Bet
     sixth_card: tuple[int, int] | None
@@ -71,3 +72,4 @@ class Solved(NamedTuple):
     exchange_bound: dict[int, tuple[int, int]]
     sixth_card_results: Results | None
     exchange_results: dict[int, Results]
+    gains: dict[int, int] | None = None

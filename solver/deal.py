@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -193,10 +194,10 @@ def _check_final(final: Sequence[Card], thrown: Sequence[Card], rules: Rules) ->
 
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
             sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF,
-            results: bool = False, after: np.ndarray | None = None) -> Solved:
+            results: bool = False, after: np.ndarray | None = None, **gains: Any) -> Solved:
     return _dealer.solve(np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_rules(rules),
                          tuple(counts), sixth, bound_counts=tuple(bound_counts), wanted=wanted, results=results,
-                         after=_after(after))
+                         after=_after(after), **gains)
 
 
 def _after(after: np.ndarray | None) -> np.ndarray | None:
@@ -356,6 +357,70 @@ def option_values(hand: Sequence[Card], up_card: Card, actions: Sequence[Action]
         else:
             out.append(exchanges[tuple(c for c in hand if c in a.throw)])
     return out
+
+
+class Gains(NamedTuple):
+    """What betting the final hands of each strength of one option (a sixth card or an exchange)
+    adds over folding them, summed over the option's outcomes: numerators by strength over a
+    common denominator (a forced bet has none: nothing to decide)."""
+
+    numerators: dict[int, int]
+    denominator: int
+
+    def of(self, after: np.ndarray) -> Fraction:
+        """What betting as ``after`` says (1 bet, 0 fold, by final strength) adds to the option's
+        EV over folding every final hand."""
+        return Fraction(sum(v for s, v in self.numerators.items() if after[s]), self.denominator)
+
+
+def option_gains(hand: Sequence[Card], up_card: Card, action: Action, rules: Rules = DEFAULT,
+                 dead: Sequence[Card] = ()) -> Gains:
+    """The ``Gains`` of a sixth card or an exchange: the option's EV under any bet or fold by
+    final strength (a strategy card's ``after``) is that of folding every final hand plus the
+    gains of the strengths it bets, so a card's decision after a draw can be searched for
+    without counting the option again.
+
+    >>> from solver.cards import parse_cards, parse_card
+    >>> hand, up = parse_cards("Ah Kd 7c 5s 2d"), parse_card("9h")
+    >>> keep_ak = Action("exchange", hand[2:])
+    >>> gains, after = option_gains(hand, up, keep_ak), np.random.default_rng(1).integers(0, 2, N_STRENGTH)
+    >>> folded = option_values(hand, up, [keep_ak], after=np.zeros(N_STRENGTH, np.uint8))[0]
+    >>> option_values(hand, up, [keep_ak], after=after)[0] == folded + gains.of(after)
+    True
+    """
+    raw = _gains_kernel(tuple(hand), up_card, action, rules, tuple(dead), gains=True)
+    if raw is None:
+        return Gains({}, 1)
+    assert raw.gains is not None
+    _, den = raw.sixth_card if raw.sixth_card is not None else next(iter(raw.exchange.values()))
+    return Gains(raw.gains, den)
+
+
+def add_gains(into: np.ndarray, hand: Sequence[Card], up_card: Card, action: Action, rules: Rules = DEFAULT,
+              weight: float = 1.0) -> None:
+    """Add ``weight`` times the ``option_gains`` of a sixth card or an exchange, as floats per
+    deal, into ``into`` (``N_STRENGTH`` float64 by final strength): their sum over many deals,
+    without a Python number per strength."""
+    if into.shape != (N_STRENGTH,) or into.dtype != np.float64 or not into.flags.c_contiguous:
+        raise ValueError(f"into: {N_STRENGTH} contiguous float64, one per final strength")
+    _gains_kernel(tuple(hand), up_card, action, rules, (), gains_into=into, gains_weight=weight)
+
+
+def _gains_kernel(hand: tuple[Card, ...], up_card: Card, action: Action, rules: Rules, dead: tuple[Card, ...],
+                  **gains: Any) -> Solved | None:
+    """The kernel's count of an option's gains (``gains``: as ``_dealer.solve`` takes them), or
+    None for an exchange that forces the bet (nothing to decide)."""
+    _check(hand, up_card, dead, rules)
+    if action.kind == "sixth_card":
+        if not rules.sixth_card:
+            raise _no_sixth_card(rules)
+        return _kernel(hand, up_card, dead, rules, (), True, **gains)
+    if action.kind != "exchange":
+        raise ValueError(f"gains are of a sixth card or an exchange, not {action.kind}")
+    mask = _exchange_mask(hand, action, rules)
+    if mask.bit_count() in rules.exchange_forces_bet:
+        return None
+    return _kernel(hand, up_card, dead, rules, (mask.bit_count(),), False, wanted=1 << mask, **gains)
 
 
 def _bet_value(hand: tuple[Card, ...], raw: Solved, rules: Rules) -> BetValue:

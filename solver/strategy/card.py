@@ -20,6 +20,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -229,9 +230,11 @@ class StrategyCard:
     path: str
     after_draw: tuple[Rule, ...] = ()
 
+    @cached_property
     def after_table(self) -> np.ndarray | None:
         """The bet (1) or fold (0) after a draw of every final strength against every up-card
-        rank (``after_draw.bet_table``); None when the solver decides."""
+        rank (``after_draw.bet_table``; resolved once, when the card is read); None when the
+        solver decides."""
         return after_draw.bet_table(self) if self.after_draw else None
 
     def decide(self, seen: Seen) -> np.ndarray:
@@ -340,7 +343,7 @@ def parse(text: str, path: str) -> StrategyCard:
         rules.append(Rule(line, tests, words, action, keep, avoid))
     card = StrategyCard(str(data.get("name") or Path(path).stem), data["rules"], tuple(rules), path,
                         _after_draw(text, path, data.get("after_draw")))
-    card.after_table()   # a final hand no rule decides is an error now, not in the check
+    _ = card.after_table   # a final hand no rule decides is an error now, not in the check
     return card
 
 

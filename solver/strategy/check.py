@@ -123,7 +123,7 @@ def _check_drawing(card: StrategyCard, rules: Rules, jobs: int, progress: Callab
     seen = Seen.of(hands, ups)
     line = _decided(card, seen, hands, ups)
     played = card.codes(seen, line, rules, codes.best, codes.second)
-    moved = departures(rules, codes, played, jobs, progress, work, returns, card.after_table())
+    moved = departures(rules, codes, played, jobs, progress, work, returns, card.after_table)
     loss = np.zeros(len(played), np.int64)
     loss[moved.rows] = moved.loss
     pairs = N_DEALS * COMPLETIONS

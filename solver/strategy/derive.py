@@ -17,12 +17,15 @@ class of the same cell (its *representative*, solved exactly: ``representative_l
 least the runner-up's gap; where that class would exchange all five cards (a keep naming ranks it
 does not hold: 5 ms a class, as much as every other action together), the runner-up's gap plus
 ``UNKNOWN``. These are the search's estimates: only the exact check says what the card loses.
+
+With draws a card also states the bet or fold after a draw, searched over the cells (up rank,
+final strength) of its first decision's draws, each weighted by what betting it gains over
+folding (``draw_gains``): what those rules lose is exact there, up to the floats' rounding.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,11 +44,14 @@ from ..errors import InputError
 from ..manifest import writable_directory, write_atomic
 from ..report.counting import Counts, class_counts
 from ..rules import Rules
+from .after_draw import ACTIONS, final_hands
 from .card import StrategyCard, condition, parse
 from .check import CardCheck, check, ranked_classes
 from .departing import TableCodes, work_root
+from .draw_gains import draw_gains
 from .hands import Seen
 from .keep import NO_HAND, Keep, rank_set
+from .kept import read_sealed, write_sealed
 
 #: the cards' sizes of the cost curve
 CURVE = (5, 10, 20, 40)
@@ -209,7 +215,7 @@ def representative_values(rows: np.ndarray, rules: Rules, codes: TableCodes, job
         for a in (rows[chunk], solved):
             h.update(np.ascontiguousarray(a, np.int64).tobytes())
         path = folder / f"representatives-{h.hexdigest()[:24]}.npy"
-        got = _read_sealed(path, (len(chunk), N_CODES))
+        got = read_sealed(path, (len(chunk), N_CODES))
         if got is None:
             tasks.append((chunk, path))
         else:
@@ -222,7 +228,7 @@ def representative_values(rows: np.ndarray, rules: Rules, codes: TableCodes, job
     results = joblib.Parallel(n_jobs=jobs, return_as="generator")(
         joblib.delayed(_solve_representatives)(rules, rows[c]) for c, _ in tasks)
     for (chunk, path), got in zip(tasks, results):
-        write_atomic(path, _sealed_writer(got))
+        write_sealed(path, got)
         values[chunk] = got
         counted += len(chunk)
         if progress is not None:
@@ -241,31 +247,6 @@ def representative_losses(part: Seen, values: np.ndarray, best_ev: np.ndarray, n
         ok = ~impossible & (code >= 2)
         loss[ok, a] = best_ev[ok] - values[np.flatnonzero(ok), code[ok]]
     return loss
-
-
-_SEAL = 32
-"""The bytes of the SHA-256 digest that ends a kept chunk."""
-
-
-def _sealed_writer(a: np.ndarray) -> Callable[[Path], object]:
-    buffer = io.BytesIO()
-    np.save(buffer, a, allow_pickle=False)
-    data = buffer.getvalue()
-    return lambda path: path.write_bytes(data + hashlib.sha256(data).digest())
-
-
-def _read_sealed(path: Path, shape: tuple[int, int]) -> np.ndarray | None:
-    """A kept chunk, or None where it is missing, damaged (its digest does not match) or not of
-    ``shape``: it is counted again."""
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return None
-    data, seal = raw[:-_SEAL], raw[-_SEAL:]
-    if hashlib.sha256(data).digest() != seal:
-        return None
-    got: np.ndarray = np.load(io.BytesIO(data), allow_pickle=False)
-    return got if got.shape == shape else None
 
 
 def _table_losses(seen: Seen, codes: TableCodes, rules: Rules, names: tuple[str, ...], estimate: np.ndarray,
@@ -377,10 +358,10 @@ AHEAD = 3
 
 
 def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[int, ...], draws: bool = False,
-           lookahead: int = 6) -> dict[int, tuple[Line, ...]]:
+           lookahead: int = 6) -> dict[int, tuple[tuple[Line, ...], float]]:
     """The cards of at most each of ``sizes`` lines over cells ``seen`` whose actions ``names``
-    lose ``loss`` (cells, actions): at each size, the card of least loss of two trees, one grown
-    by sorting, one by the loss.
+    lose ``loss`` (cells, actions), with the loss of each: at each size, the card of least loss
+    of two trees, one grown by sorting, one by the loss.
 
     A tree grows leaf by leaf, each leaf taking the action of least loss, while its decision list
     (``_lines``) fits in the size. Each step splits, by one condition, the leaf where
@@ -457,7 +438,8 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
         listed = [(tuple(vocabulary.index(c) for c in line.when), names.index(line.action)) for line in grown]
         refined = tuple(Line(tuple(vocabulary[i] for i in path), names[a])
                         for path, a in _refine(loss, masks, vocabulary, listed, size))
-        out[size] = min(grown, refined, key=estimate)
+        chosen = min(grown, refined, key=estimate)
+        out[size] = chosen, estimate(chosen)
     return out
 
 
@@ -609,20 +591,23 @@ def _lines(root: _Node, names: tuple[str, ...], vocabulary: list[tuple[str, Any]
     return tuple(line for line, _ in out)
 
 
-def after_draw_lines(size: int) -> int:
-    """The lines of a derived card of ``size`` lines given to the bet or fold after a draw."""
-    return min(AFTER_LINES, max(2, size // 5))
+def after_draw_lines(size: int) -> range:
+    """The numbers of lines a derived card of ``size`` lines may give to the bet or fold after a
+    draw (the rest to the first decision): the derive takes the one of least loss."""
+    return range(2, max(2, min(AFTER_LINES, size // 4)) + 1)
 
 
-def _after_draw(seen: Seen, weight: np.ndarray, bet_ev: np.ndarray, sizes: tuple[int, ...]
-                ) -> dict[int, tuple[Line, ...]]:
-    """The bet or fold after a draw, of each of ``sizes`` lines: the search over betting and
-    folding the dealt hands (each class's bet EV against the ante): the final hands after a
-    draw are such hands, with the thrown cards out of the deck. Estimates: the check counts every
-    final hand of the card's draws exactly."""
-    loss = np.stack([np.maximum(-1 - bet_ev, 0), np.maximum(bet_ev + 1, 0)], axis=1)
-    cells, summed = _cells(seen, loss, weight, False)
-    return search(cells, summed, ("bet", "fold"), sizes)
+def _after_draw(gains: np.ndarray, sizes: range) -> dict[int, tuple[tuple[Line, ...], float]]:
+    """The bet or fold after a draw in at most each of ``sizes`` lines, with its loss, from the
+    gains of the first decision's draws (``draw_gains.draw_gains``): over the cells its draws
+    reach (a final hand of each strength against each up-card rank), betting loses what folding
+    gains and folding what betting gains, so the loss is what the rules cost over the draws (in
+    floats; exact but for the sums' rounding)."""
+    up, strength = np.nonzero(gains)
+    seen = Seen.of(final_hands()[strength], (4 * up).astype(np.uint8))
+    g = gains[up, strength]
+    loss = np.stack([np.maximum(-g, 0), np.maximum(g, 0)], axis=1)
+    return search(seen, loss, ACTIONS, tuple(sizes))
 
 
 def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
@@ -631,23 +616,22 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     """The derived card of at most ``most`` lines, and those of each size of ``curve``, each
     checked exactly (rules with draws: from their complete ``table``, the check's departures
     kept in ``work``, as ``check``). With draws and ``after_draw``, a card states the bet or
-    fold after a draw too, in ``after_draw_lines`` of its lines; else the solver decides it."""
+    fold after a draw too, in some of its lines (``after_draw_lines``: as many as lose least,
+    first decision and bet or fold together); else the solver decides it."""
     if not 2 <= most <= 200:
         raise InputError(f"--lines must be 2 to 200, not {most}")
     names = actions(rules)
     c: Counts | None = None
     found: tuple[np.ndarray, np.ndarray] | None = None
     sizes = tuple(sorted({most, *curve}))
-    after: dict[int, tuple[Line, ...]] = {}
+    stated = rules.draws and after_draw
+    first = {n - k for n in sizes for k in (after_draw_lines(n) if stated else (0,))}
     if rules.draws:
         codes = TableCodes.read(rules, table)
         hands, ups, weight = enumerate_classes()
         seen = Seen.of(hands, ups)
         bets = bet_counts(hands, ups, rules)
         bet_ev = bets[:, BET["value"]] / (bets[:, BET["n"]] * bets[:, BET["den"]]).astype(np.float64)
-        if after_draw:
-            stated = _after_draw(seen, weight, bet_ev, tuple(sorted({after_draw_lines(n) for n in sizes})))
-            after = {n: stated[after_draw_lines(n)] for n in sizes}
         found = _cell_of(seen, True)
         values = representative_values(found[0], rules, codes, jobs, progress, work)
         estimate = representative_losses(seen.take(found[0]), values, codes.best_ev[found[0]], names, rules)
@@ -660,10 +644,27 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     cells, summed = _cells(seen, loss, weight, rules.draws, found)
     del loss
     out: list[Derived] = []
-    first = {n: n - len(after.get(n, ())) for n in sizes}
-    cards = search(cells, summed, names, tuple(sorted(set(first.values()))), rules.draws)
+    cards = search(cells, summed, names, tuple(sorted(first)), rules.draws)
+    deals = float(weight.sum())      # the search's losses are summed over the deals, the gains per deal
+
+    def gains_of(lines: tuple[Line, ...]) -> np.ndarray:
+        """What each cell of the first decision's draws gains by a bet (``draw_gains``)."""
+        alone = parse(card_text(lines, rules, rules.name), "first decision")
+        return draw_gains(rules, codes, alone.codes(seen, alone.decide(seen), rules, codes.best, codes.second),
+                          jobs, progress, work)
+
     for n in sizes:
-        chosen, later = cards[first[n]], after.get(n, ())
+        chosen: tuple[Line, ...] = cards[n][0] if not stated else ()
+        later: tuple[Line, ...] = ()
+        if stated:
+            # the bet or fold after the draws of the first decision of the middle size, then the
+            # split of the lines of least loss, its bet or fold from its own draws
+            split = after_draw_lines(n)
+            middle = split[len(split) // 2]
+            stating = _after_draw(gains_of(cards[n - middle][0]), split)
+            k = min(split, key=lambda k: cards[n - k][1] / deals + stating[k][1])
+            chosen = cards[n - k][0]
+            later = stating[k][0] if k == middle else _after_draw(gains_of(chosen), range(k, k + 1))[k][0]
         size = len(chosen) + len(later)
         if out and size == out[-1].size:
             continue                          # no condition lowers the loss further

@@ -133,7 +133,7 @@ def test_the_bet_after_a_draw_is_the_rules_on_every_final_hand():
     card = _card('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { category = "pair", up_below = "group" }\ndo = "fold"'
                  '\n[[after_draw]]\nwhen = { category = "pair+" }\ndo = "bet"\n[[after_draw]]\n'
                  'when = { at_least = "A K J", up_matches = true }\ndo = "bet"\n[[after_draw]]\ndo = "fold"')
-    table = card.after_table()
+    table = card.after_table
     assert table is not None and table.shape == (13, 7462)
     rng = random.Random(5)
     deals = [rng.sample(range(52), 6) for _ in range(3000)]

@@ -146,7 +146,7 @@ def test_the_bet_after_a_draw_is_counted_exactly(codes, seen, tmp_path, monkeypa
     rng = random.Random(5)
     same, other = (np.flatnonzero(chosen & m) for m in (played == codes.best, played != codes.best))
     rows = np.sort(np.asarray(rng.sample(same.tolist(), 6) + rng.sample(other.tolist(), 4), np.int64))
-    table = AFTER.after_table()
+    table = AFTER.after_table
     args = (RUSSIAN, codes.table.fingerprint, 0, rows, played[rows], codes.best[rows], codes.best_ev[rows])
     data = shard_departures(*args, after=table)
     alone = shard_losses(*args, after=table)
@@ -385,3 +385,47 @@ def test_the_readme_tips_are_what_check_gives(name, tmp_path):
     c = strategy.check(strategy.load(name), RUSSIAN, jobs=2, work=tmp_path)
     assert row[2] == f"{float(-c.ev) * 100:.6f} %" and row[3] == f"{float(c.cost) * 100:.6f} %"
     assert row[4] == f"{c.differ / 122_151_120 * 100:.4f} %"
+
+
+def test_the_gains_of_a_first_decision_s_draws(codes, seen, tmp_path, monkeypatch):
+    """What a derive searches the bet or fold after a draw with: the gains of the classes where
+    the first decision draws, by up rank and final strength, are each class's exact gains times
+    its deals; a card's bet or fold after the draw changes the EV of those classes by the gains
+    of the cells it bets; a second count reads them back, a damaged file is counted again."""
+    from solver.classes import N_DEALS
+    from solver.strategy import draw_gains as gains_module
+
+    played = AFTER.codes(seen, AFTER.decide(seen), RUSSIAN, codes.best, codes.second)
+    rng = random.Random(11)
+    rows = np.sort(np.asarray(rng.sample(np.flatnonzero(played >= 2).tolist(), 8)
+                              + rng.sample(range(len(played) - 60000, len(played)), 40), np.int64))
+    only = np.zeros_like(played)         # the other classes fold: no draw
+    only[rows] = played[rows]
+    gains = gains_module.draw_gains(RUSSIAN, codes, only, work=tmp_path)
+    hands, ups, weights = enumerate_classes()
+    expected, changed = np.zeros(gains_module.SHAPE), Fraction(0)
+    table, fold = AFTER.after_table, np.zeros(7462, np.uint8)
+    for row in rows[only[rows] >= 2].tolist():
+        hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
+        action = Action.from_code(int(only[row]), hand)
+        exact = deal.option_gains(hand, up, action, RUSSIAN)
+        for s, v in exact.numerators.items():
+            expected[up >> 2, s] += int(weights[row]) * v / exact.denominator / N_DEALS
+        card, folded = deal.option_values(hand, up, [action], RUSSIAN, after=table[up >> 2])[0], deal.option_values(
+            hand, up, [action], RUSSIAN, after=fold)[0]
+        assert card - folded == exact.of(table[up >> 2])
+        changed += int(weights[row]) * (card - folded)
+    assert np.count_nonzero(expected) > 100
+    np.testing.assert_allclose(gains, expected, rtol=1e-9, atol=1e-18)
+    assert float(changed) / N_DEALS == pytest.approx(float((gains * table).sum()), rel=1e-9)
+    kept = sorted(tmp_path.rglob("gains-*.npy"))
+    assert len(kept) >= 2
+    count = gains_module._shard_gains
+    monkeypatch.setattr(gains_module, "_shard_gains", None)        # read back, not counted again
+    assert np.array_equal(gains_module.draw_gains(RUSSIAN, codes, only, work=tmp_path), gains)
+    raw = kept[0].read_bytes()
+    kept[0].write_bytes(raw[:200] + bytes([raw[200] ^ 1]) + raw[201:])
+    counted = []
+    monkeypatch.setattr(gains_module, "_shard_gains", lambda *a: counted.append(1) or count(*a))
+    assert np.allclose(gains_module.draw_gains(RUSSIAN, codes, only, work=tmp_path), gains, rtol=1e-12, atol=0)
+    assert counted == [1]

@@ -11,7 +11,7 @@ from solver import _dealer, rules
 from solver._store import clear_shared
 from solver.action import Action
 from solver.cards import parse_card, parse_cards
-from solver.deal import kernel_rules, option_returns, option_values
+from solver.deal import Gains, add_gains, kernel_rules, option_gains, option_returns, option_values
 from solver.hand import N_STRENGTH, strengths
 from solver.reference import deal as ref
 from solver.reference import hand as ref_hand
@@ -104,3 +104,76 @@ def test_after_is_one_entry_per_strength():
     hand, u = parse_cards("Ah Ad Kc 8s 9d"), parse_card("Kh")
     with pytest.raises(ValueError, match="7462"):
         option_values(hand, u, [Action("sixth_card")], R, after=AFTER[:100])
+
+
+FOLD_ALL = np.zeros(N_STRENGTH, np.uint8)
+
+
+def _gain_actions(hand):
+    """A sixth card and two exchanges of each size: groups, flushes, the player's own flushes."""
+    return [Action("sixth_card"), *(Action("exchange", t) for k in range(1, 6)
+                                     for t in (tuple(hand[:k]), tuple(hand[5 - k:])))]
+
+
+@pytest.mark.parametrize("text, up", DEALS)
+def test_gains_give_the_value_under_any_card(text, up):
+    """An option's value under a card's bet or fold after the draw is that of folding every final
+    hand plus the gains of the strengths the card bets: under rules with redraws, a payout cap
+    (insurance one by one) and dead cards; and the grouped gains equal the card-by-card ones."""
+    hand, u = parse_cards(text), parse_card(up)
+    cards = [AFTER, 1 - AFTER, np.ones(N_STRENGTH, np.uint8)]
+    dead = [c for c in range(52) if c not in (*hand, u)][7:10]
+    for r, d in ((R, ()), (R.replace(buy_redraws=3, dealer_qualifier="pair", exchange_forces_bet=()), ()),
+                 (R.replace(max_payout=30), ()), (R, dead), (R.replace(exchange_forces_bet=(5,)), ())):
+        for a in _gain_actions(hand):
+            if a.kind == "exchange" and len(a.throw) in r.exchange_forces_bet:
+                assert option_gains(hand, u, a, r, d) == Gains({}, 1)   # nothing to decide
+                continue
+            gains = option_gains(hand, u, a, r, d)
+            folded = option_values(hand, u, [a], r, d, after=FOLD_ALL)[0]
+            assert [option_values(hand, u, [a], r, d, after=c)[0] for c in cards] == [
+                folded + gains.of(c) for c in cards]
+            if a.kind == "exchange":
+                mask = sum(1 << i for i, c in enumerate(hand) if c in a.throw)
+                args = (np.asarray(hand, np.uint8), u, np.asarray(d, np.uint8), kernel_rules(r), (len(a.throw),),
+                        False)
+                assert _dealer.solve(*args, wanted=1 << mask, gains=True, card_by_card=True).gains == gains.numerators
+
+
+def test_gains_of_deals_in_a_row_equal_each_alone():
+    """The gains read the groups the store shares between deals of the same ranks alike."""
+    rng = random.Random(5)
+    deals = []
+    for _ in range(6):
+        cards = tuple(rng.sample(range(52), 6))
+        deals += [cards, tuple(c & ~3 | (c + 1) & 3 for c in cards), tuple(c & ~3 | (c + 2) & 3 for c in cards)]
+    run = [[option_gains(c[:5], c[5], a, R) for a in _gain_actions(c[:5])] for c in deals]
+    for cards, gains in zip(deals, run):
+        clear_shared()
+        assert [option_gains(cards[:5], cards[5], a, R) for a in _gain_actions(cards[:5])] == gains
+
+
+def test_gains_are_of_one_option():
+    hand, u = parse_cards("Ah Ad Kc 8s 9d"), parse_card("Kh")
+    args = (np.asarray(hand, np.uint8), u, np.zeros(0, np.uint8), kernel_rules(R))
+    with pytest.raises(ValueError, match="one option"):
+        _dealer.solve(*args, (1,), True, gains=True)
+    with pytest.raises(ValueError, match="one option"):
+        _dealer.solve(*args, (2,), False, wanted=0b11 | 0b101, gains=True)
+    with pytest.raises(ValueError, match="gains are of"):
+        option_gains(hand, u, Action("bet"), R)
+
+
+@pytest.mark.parametrize("text, up", DEALS[:3])
+def test_added_gains_are_the_gains_as_floats(text, up):
+    hand, u = parse_cards(text), parse_card(up)
+    for a in _gain_actions(hand)[:6]:
+        into = np.zeros(N_STRENGTH)
+        add_gains(into, hand, u, a, R, weight=3.0)
+        exact = option_gains(hand, u, a, R)
+        expected = np.zeros(N_STRENGTH)
+        for s, v in exact.numerators.items():
+            expected[s] = 3 * v / exact.denominator
+        np.testing.assert_allclose(into, expected, rtol=1e-12, atol=0)
+    with pytest.raises(ValueError, match="float64"):
+        add_gains(np.zeros(N_STRENGTH, np.float32), hand, u, Action("sixth_card"), R)

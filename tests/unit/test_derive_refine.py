@@ -39,3 +39,27 @@ def test_the_best_line_inserted_is_the_best_of_all(seed, monkeypatch):
     monkeypatch.setattr(derive, "REFINE", 30)
     more = derive._refine(loss, masks, vocabulary, start, 4)
     assert _loss(more, loss, masks) <= best + 1e-9 and len(more) <= 4 and more[-1][0] == ()
+
+
+def test_the_bet_after_a_draw_follows_the_gains():
+    """The bet or fold after a draw searched from the gains of each cell (up rank, final strength):
+    where betting gains with a pair or better and with A K when the up-card matches, and loses
+    elsewhere, three lines decide every cell the draws reach as its gain says."""
+    from solver.category import AK, PAIR
+    from solver.hand import STRENGTH_CATEGORY
+    from solver.rules import load
+    from solver.strategy import parse
+    from solver.strategy.after_draw import bet_table, final_hands
+
+    rng = np.random.default_rng(4)
+    hands = final_hands()
+    gains = np.zeros((13, len(hands)))
+    for up in range(13):
+        reached = rng.random(len(hands)) < 0.3
+        matches = (hands >> 2 == up).any(axis=1)
+        good = (STRENGTH_CATEGORY >= PAIR) | ((STRENGTH_CATEGORY == AK) & matches)
+        gains[up, reached] = np.where(good, 1, -1)[reached] * rng.random(int(reached.sum()))
+    lines, loss = derive._after_draw(gains, range(3, 4))[3]
+    assert len(lines) == 3 and lines[-1] == derive.Line((), "fold") and loss == 0
+    table = bet_table(parse(derive.card_text((derive.Line((), "optimal"),), load("russian"), "t", lines), "t.toml"))
+    assert ((table == 1) == (gains > 0))[gains != 0].all()
