@@ -16,6 +16,13 @@ extensions = [
     for source in sorted(Path("ext").glob("_*.pyx"))
 ]
 
+# cythonize follows the .pxd files a module cimports, not its own declarations (the .pyx is in
+# ext/, its .pxd in solver/): a .c older than them is generated again, not compiled stale
+for source in Path("ext").glob("_*.pyx"):
+    own, generated = Path("solver") / f"{source.stem}.pxd", source.with_suffix(".c")
+    if own.exists() and generated.exists() and generated.stat().st_mtime < own.stat().st_mtime:
+        generated.unlink()
+
 setup(
     ext_modules=cythonize(
         extensions,
