@@ -29,6 +29,11 @@ from solver._store import clear_shared, shared_state
 from solver import counts as records   # the named records returned (Bet, Results, Solved)
 
 
+_EVERY_BET = np.ones(N_STRENGTH, np.uint8)
+_EVERY_BET.flags.writeable = False
+"""The ``after`` of a count of gains: made once, not for each of the millions of classes counted."""
+
+
 cdef object _py(int128 x):
     # exact conversion of a 128-bit integer
     cdef int128 lo = x & <int128> 0xFFFFFFFFFFFFFFFF
@@ -291,7 +296,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
                          "or bounds")
     cdef int128* gain = <int128*> calloc(N_STRENGTH, sizeof(int128)) if gains else NULL
     if gains:
-        after = np.ones(N_STRENGTH, np.uint8)    # every final hand bet: its gain is counted
+        after = _EVERY_BET    # every final hand bet: its gain is counted
     try:
         known = np.concatenate([np.asarray(hand), np.asarray(dead)]).astype(np.uint8)
         deal_init(D, up, _ptr(known), known.shape[0], st.qualifier)
