@@ -1,10 +1,12 @@
 """A card's later decision: bet or fold the final hand after an exchange or a sixth card.
 
 The rules of ``[[after_draw]]`` read what a person sees of the final hand (the five cards that
-play: of six cards, the best five) and the up-card, so their decision depends on the final
-hand's strength and the up-card's rank alone. It is resolved once into a table of 13 × 7462
-entries (1 bet, 0 fold) that the kernel reads for every final hand it counts
-(``deal.option_values(..., after=table[up_rank])``).
+play: of six cards, the best five), the up-card, and whether a card thrown away had the
+up-card's rank (then the dealer is less likely to pair it), so their decision depends on those
+alone. It is resolved once into a table of 2 × 13 × 7462 entries (1 bet, 0 fold: thrown
+matching the up-card or not, the up-card's rank, the final strength) whose row for an option
+(``row``) the kernel reads for every final hand it counts
+(``deal.option_values(..., after=row(table, up, action))``).
 
 >>> from solver.strategy.card import parse
 >>> card = parse('''
@@ -15,13 +17,20 @@ entries (1 bet, 0 fold) that the kernel reads for every final hand it counts
 ... when = { category = "pair+" }
 ... do = "bet"
 ... [[after_draw]]
+... when = { category = "ak", thrown_matches_up = true }
+... do = "bet"
+... [[after_draw]]
 ... do = "fold"
 ... ''', "example.toml")
+>>> from solver.action import Action
 >>> from solver.hand import strengths
->>> from solver.cards import parse_cards
->>> table = bet_table(card)
->>> [int(table[12, strengths([parse_cards(h)])[0]]) for h in ("9s 9d 7c 4h 2s", "Ah Kd 8c 5s 3d")]
+>>> from solver.cards import parse_card, parse_cards
+>>> table, up = bet_table(card), parse_card("Jd")
+>>> [int(row(table, up, Action("sixth_card"))[strengths([parse_cards(h)])[0]])
+...  for h in ("9s 9d 7c 4h 2s", "Ah Kd 8c 5s 3d")]
 [1, 0]
+>>> int(row(table, up, Action("exchange", parse_cards("Js 4c")))[strengths([parse_cards("Ah Kd 8c 5s 3d")])[0]])
+1
 """
 
 from __future__ import annotations
@@ -32,7 +41,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..cards import RANK_NAMES, format_cards
+from ..action import Action
+from ..cards import RANK_NAMES, Card, format_cards
 from ..errors import InputError
 from ..hand import N_STRENGTH, strengths
 from .hands import Seen
@@ -63,18 +73,34 @@ def final_hands() -> np.ndarray:
 
 def bet_table(card: StrategyCard) -> np.ndarray:
     """The decision of the card's ``after_draw`` rules (bet or fold; the first that holds
-    decides) for every final strength against every up-card rank: uint8 (13, N_STRENGTH), 1 bet,
-    0 fold. A final hand no rule decides is an error naming one."""
+    decides) for every final strength against every up-card rank, after a draw that threw a card
+    of the up-card's rank away or not: uint8 (2, 13, N_STRENGTH), indexed [thrown matching,
+    up rank, strength], 1 bet, 0 fold. A final hand no rule decides is an error naming one."""
     hands = final_hands()
     bets = np.asarray([rule.action == BET for rule in card.after_draw])
-    out = np.empty((13, N_STRENGTH), np.uint8)
-    for up in range(13):
-        # the up-card's rank is all the rules read of it; a suit the hand may hold does not matter
-        line = card.decide_after(Seen.of(hands, np.full(N_STRENGTH, 4 * up, np.uint8)))
-        if (line < 0).any():
-            k = int(np.argmax(line < 0))
-            raise InputError(f"strategy file {card.path}: no [[after_draw]] rule decides the final hand "
-                             f"{format_cards(hands[k].tolist())} against the up-card {RANK_NAMES[up]}: end them "
-                             "with a rule without conditions")
-        out[up] = bets[line]
+    out = np.empty((2, 13, N_STRENGTH), np.uint8)
+    for thrown in (0, 1):
+        for up in range(13):
+            # the up-card's rank is all the rules read of it; a suit the hand may hold does not matter
+            line = card.decide_after(Seen.of(hands, np.full(N_STRENGTH, 4 * up, np.uint8),
+                                             np.full(N_STRENGTH, thrown, bool)))
+            if (line < 0).any():
+                k = int(np.argmax(line < 0))
+                after = " after throwing a card of its rank away" if thrown else ""
+                raise InputError(f"strategy file {card.path}: no [[after_draw]] rule decides the final hand "
+                                 f"{format_cards(hands[k].tolist())} against the up-card {RANK_NAMES[up]}{after}: "
+                                 "end them with a rule without conditions")
+            out[thrown, up] = bets[line]
+    return out
+
+
+def thrown_matches(up: Card, action: Action) -> int:
+    """1 when the action throws away a card of the up-card's rank (an exchange), else 0."""
+    return int(any(c >> 2 == up >> 2 for c in action.throw))
+
+
+def row(table: np.ndarray, up: Card, action: Action) -> np.ndarray:
+    """The bet or fold of every final strength of one option (``table``: ``bet_table``) against
+    the up-card ``up``: the kernel's ``after``."""
+    out: np.ndarray = table[thrown_matches(up, action), up >> 2]
     return out

@@ -87,11 +87,11 @@ def condition(key: str, value: Any) -> tuple[Test, str]:
     if key == "up":
         ranks = _ranks(value, "up")
         return (lambda s: np.isin(s.up, list(ranks))), f"up-card {_rank_words(ranks)}"
-    if key == "up_matches":
+    if key in FLAGS:
         if not isinstance(value, bool):
-            raise ValueError(f"up_matches must be true or false, not {value!r}")
-        return ((lambda s: s.matches) if value else (lambda s: ~s.matches),
-                "the up-card matches a card of the hand" if value else "the up-card matches no card of the hand")
+            raise ValueError(f"{key} must be true or false, not {value!r}")
+        attribute, yes, no = FLAGS[key]
+        return (lambda s: getattr(s, attribute) == value), yes if value else no
     if key == "holds":
         ranks = _ranks(value, "holds")
         def holds(s: Seen) -> np.ndarray:
@@ -138,13 +138,19 @@ def condition(key: str, value: Any) -> tuple[Test, str]:
     raise ValueError(f"unknown condition {key!r} (known: {', '.join(CONDITIONS)})")
 
 
+#: conditions true or false: what of ``Seen`` they read, their words when true and when false
+FLAGS = {"up_matches": ("matches", "the up-card matches a card of the hand", "the up-card matches no card of the hand"),
+         "thrown_matches_up": ("thrown_up", "a card thrown away had the up-card's rank",
+                               "no card thrown away had the up-card's rank")}
+#: the conditions of a final hand alone (``[[after_draw]]``): what the draw threw away
+AFTER_DRAW_ONLY = ("thrown_matches_up",)
 #: draw conditions: the least and most cards they may ask for, what a person calls them
 DRAWS = {"to_flush": (3, 5, "a flush"), "to_straight_flush": (3, 5, "a straight flush"),
          "to_royal": (2, 5, "a royal flush")}
 STRAIGHT_DRAWS = {"open": ("an open-ended straight draw (or a straight)", 2, 13),
                   "inside": ("an inside straight draw", 1, 1), "any": ("four to a straight (or a straight)", 1, 13)}
 CONDITIONS = ("category", "up", "up_matches", "holds", "holds_all", "group", "at_least", "up_below", "up_above",
-              *DRAWS, "to_straight")
+              *DRAWS, "to_straight", *AFTER_DRAW_ONLY)
 
 
 def _up_against(key: str, value: Any) -> tuple[Test, str]:
@@ -233,8 +239,8 @@ class StrategyCard:
     @cached_property
     def after_table(self) -> np.ndarray | None:
         """The bet (1) or fold (0) after a draw of every final strength against every up-card
-        rank (``after_draw.bet_table``; resolved once, when the card is read); None when the
-        solver decides."""
+        rank, whether a card thrown away had its rank or not (``after_draw.bet_table``; resolved
+        once, when the card is read); None when the solver decides."""
         return after_draw.bet_table(self) if self.after_draw else None
 
     def decide(self, seen: Seen) -> np.ndarray:
@@ -360,13 +366,17 @@ def _entries(text: str, path: str, table: str, entries: list[Any]) -> list[tuple
     return out
 
 
-def _conditions(entry: dict[str, Any], where: str, draws: bool = True) -> tuple[tuple[Test, ...], tuple[str, ...]]:
-    """A rule's ``when``: its tests and their words (``draws``: whether draw conditions may be used)."""
+def _conditions(entry: dict[str, Any], where: str, after: bool = False) -> tuple[tuple[Test, ...], tuple[str, ...]]:
+    """A rule's ``when``: its tests and their words (``after``: a rule of the final hand after a
+    draw, which has no draws but knows what was thrown away)."""
     when = entry.get("when", {})
     if not isinstance(when, dict):
         raise InputError(f"{where}: when must be a table of conditions, e.g. when = {{ category = \"pair+\" }}")
-    if not draws and (set(when) & {*DRAWS, "to_straight"}):
+    if after and (set(when) & {*DRAWS, "to_straight"}):
         raise InputError(f"{where}: a final hand has no draws ({sorted(set(when) & {*DRAWS, 'to_straight'})[0]})")
+    if not after and (set(when) & set(AFTER_DRAW_ONLY)):
+        raise InputError(f"{where}: {sorted(set(when) & set(AFTER_DRAW_ONLY))[0]} is a condition of the bet or fold "
+                         "after a draw ([[after_draw]]); nothing is thrown away before it")
     try:
         parts = [condition(key, value) for key, value in when.items()]
     except ValueError as exc:
@@ -390,7 +400,7 @@ def _after_draw(text: str, path: str, entries: Any) -> tuple[Rule, ...]:
         if entry.get("do") not in after_draw.ACTIONS:
             raise InputError(f"{where}: after the draw do must be one of {', '.join(after_draw.ACTIONS)}, "
                              f"not {entry.get('do')!r}")
-        tests, words = _conditions(entry, where, draws=False)
+        tests, words = _conditions(entry, where, after=True)
         rules.append(Rule(line, tests, words, entry["do"]))
     return tuple(rules)
 

@@ -39,6 +39,7 @@ from ..optimal import FIELDS, table_results, unit
 from ..returns import Returns
 from ..rules import Rules
 from ..tables import Plan, Table, required
+from . import after_draw
 from .card import SIXTH_CARD
 
 FORMAT = "rpoker strategy departures"
@@ -131,13 +132,13 @@ def _write_best(path: Path, fingerprint: str, shard: int, values: dict[int, Frac
 def _played(hand: tuple[int, ...], up: int, played: int, best: int, rules: Rules,
             after: np.ndarray | None, known: Fraction | None = None) -> tuple[Fraction, Fraction]:
     """The exact EVs of a class's two actions: the card's (with its bet or fold after a draw,
-    ``after`` by up rank and final strength) and the best (optimal play throughout; ``known``:
+    ``after``: ``after_draw.bet_table``) and the best (optimal play throughout; ``known``:
     counted before)."""
     taken, skipped = Action.from_code(played, hand), Action.from_code(best, hand)
     if after is None:
         a, b = option_values(hand, up, [taken, skipped], rules)
         return a, b
-    mine = option_values(hand, up, [taken], rules, after=after[up >> 2])[0]
+    mine = option_values(hand, up, [taken], rules, after=after_draw.row(after, up, taken))[0]
     return mine, known if known is not None else option_values(hand, up, [skipped], rules)[0]
 
 
@@ -203,8 +204,9 @@ def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarra
     for i in rank_order(hands[rows], ups[rows]).tolist():
         row = int(rows[i])
         hand, up, weight = tuple(int(c) for c in hands[row]), int(ups[row]), int(weights[row])
-        taken = option_returns(hand, up, Action.from_code(int(played[i]), hand), rules,
-                               after=after[up >> 2] if after is not None else None)
+        action = Action.from_code(int(played[i]), hand)
+        taken = option_returns(hand, up, action, rules,
+                               after=after_draw.row(after, up, action) if after is not None else None)
         skipped = option_returns(hand, up, Action.from_code(int(best[i]), hand), rules)
         _check_best(row, float(best_ev[i]), skipped.ev)
         (scale_t, total_t), (scale_s, total_s) = scaled(taken), scaled(skipped)

@@ -18,9 +18,10 @@ least the runner-up's gap; where that class would exchange all five cards (a kee
 does not hold: 5 ms a class, as much as every other action together), the runner-up's gap plus
 ``UNKNOWN``. These are the search's estimates: only the exact check says what the card loses.
 
-With draws a card also states the bet or fold after a draw, searched over the cells (up rank,
-final strength) of its first decision's draws, each weighted by what betting it gains over
-folding (``draw_gains``): what those rules lose is exact there, up to the floats' rounding.
+With draws a card also states the bet or fold after a draw, searched over the cells (a card of
+the up-card's rank thrown away or not, up rank, final strength) of its first decision's draws,
+each weighted by what betting it gains over folding (``draw_gains``): what those rules lose is
+exact there, up to the floats' rounding.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ KEEPS = ("pair", "two_pair", "trips", "flush", "straight", "straight_flush", "ro
          "A", "K", "Q",
          "A K", "A Q", "A J", "K Q", "K J", "Q J", "A K Q", "A K J", "A Q J", "K Q J", "A K Q J", "Q+", "K+",
          "pair A", "pair K", "pair A K", "pair Q+")
-AFTER_LINES = 4
+AFTER_LINES = 6
 """The most lines of a derived card's bet or fold after a draw (``[[after_draw]]``), within its size."""
 UNKNOWN = 0.1
 """What the search adds to the runner-up's gap where a representative's loss is not counted."""
@@ -79,12 +80,13 @@ def _span(a: int, b: int) -> str:
     return RANK_NAMES[a] if a == b else f"{RANK_NAMES[a]}-{RANK_NAMES[b]}"
 
 
-def atoms(draws: bool = False) -> list[tuple[str, Any]]:
+def atoms(draws: bool = False, thrown: bool = False) -> list[tuple[str, Any]]:
     """The conditions a derived card may use, as (key, value) of the card's file: categories (and
     "or better"), up-card ranges, the up-card matching or not, a card (or one of two) held, the
     pair's range, the up-card below the n-th card, the AK hands' next cards; with ``draws``, the
     up-card above the n-th card and against the pair, and the draws to a flush, a straight, a
-    straight flush and a royal."""
+    straight flush and a royal; with ``thrown`` (a final hand after a draw), whether a card
+    thrown away had the up-card's rank."""
     out: list[tuple[str, Any]] = [("category", c) for c in CATEGORIES] + [("category", f"{c}+") for c in CATEGORIES[1:]]
     out += [("up", _span(a, b)) for a in range(13) for b in range(a, 13)]
     out += [("up_matches", True), ("up_matches", False)]
@@ -99,6 +101,8 @@ def atoms(draws: bool = False) -> list[tuple[str, Any]]:
         out += [("up_below", "group")] + [("up_above", n) for n in (*range(1, 6), "group")]
         out += [("to_flush", 3), ("to_flush", 4), ("to_straight", "open"), ("to_straight", "inside"),
                 ("to_straight_flush", 3), ("to_straight_flush", 4), ("to_royal", 3), ("to_royal", 4)]
+    if thrown:
+        out += [("thrown_matches_up", True), ("thrown_matches_up", False)]
     return out
 
 
@@ -361,7 +365,8 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
            lookahead: int = 6) -> dict[int, tuple[tuple[Line, ...], float]]:
     """The cards of at most each of ``sizes`` lines over cells ``seen`` whose actions ``names``
     lose ``loss`` (cells, actions), with the loss of each: at each size, the card of least loss
-    of two trees, one grown by sorting, one by the loss.
+    of two trees, one grown by sorting, one by the loss. The conditions are ``atoms(draws)``, and
+    whether a card thrown away had the up-card's rank where ``seen`` knows it (final hands).
 
     A tree grows leaf by leaf, each leaf taking the action of least loss, while its decision list
     (``_lines``) fits in the size. Each step splits, by one condition, the leaf where
@@ -371,7 +376,7 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
     sorting are also scored by the loss left after the best split of each side, a third of it
     counted (a split that changes no action at once may open the splits that do: the pairs by the
     up-card against the pair)."""
-    vocabulary = atoms(draws)
+    vocabulary = atoms(draws, seen.thrown_up is not None)
     # float64: sums over hundreds of thousands of cells decide between near ties
     masks = np.stack([condition(k, v)[0](seen) for k, v in vocabulary]).astype(np.float64)
     narrow = _narrowing(vocabulary)
@@ -485,7 +490,8 @@ Listed = list[tuple[tuple[int, ...], int]]
 def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any]], listed: Listed,
             most: int) -> Listed:
     """A decision list of at most ``most`` lines improved line by line: while there is room, the
-    line (one condition or two of other keys, any action) whose insertion anywhere above the
+    line (one condition, or two of other keys: one of the ``PAIRED`` best alone or used by the
+    list's lines, with any other; any action) whose insertion anywhere above the
     last takes most loss off is added; when full, a round drops the line that costs least to
     lose and inserts the best line in its place (or inserts first, then drops), kept only if the
     loss falls. A tree's list has
@@ -525,7 +531,11 @@ def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any
         single = gains(lines, line, gain, None)
         p, i, a = np.unravel_index(int(np.argmax(single)), single.shape)
         best: tuple[float, int, tuple[int, ...], int] = (float(single[p, i, a]), int(p), (int(i),), int(a))
-        for first in np.argsort(-single.max(axis=(0, 2)))[:PAIRED].tolist():
+        # the first condition of a pair: the best alone, and those of the card's lines (a
+        # condition whose line alone loses may gain with another: two used apart, together)
+        firsts = np.argsort(-single.max(axis=(0, 2)))[:PAIRED].tolist()
+        firsts += sorted({i for path, _ in lines for i in path} - set(firsts))
+        for first in firsts:
             both = gains(lines, line, gain, held[first])
             for other in range(len(vocabulary)):
                 if vocabulary[other][0] == vocabulary[first][0]:
@@ -600,12 +610,12 @@ def after_draw_lines(size: int) -> range:
 def _after_draw(gains: np.ndarray, sizes: range) -> dict[int, tuple[tuple[Line, ...], float]]:
     """The bet or fold after a draw in at most each of ``sizes`` lines, with its loss, from the
     gains of the first decision's draws (``draw_gains.draw_gains``): over the cells its draws
-    reach (a final hand of each strength against each up-card rank), betting loses what folding
-    gains and folding what betting gains, so the loss is what the rules cost over the draws (in
-    floats; exact but for the sums' rounding)."""
-    up, strength = np.nonzero(gains)
-    seen = Seen.of(final_hands()[strength], (4 * up).astype(np.uint8))
-    g = gains[up, strength]
+    reach (a final hand of each strength against each up-card rank, after throwing a card of its
+    rank away or not), betting loses what folding gains and folding what betting gains, so the
+    loss is what the rules cost over the draws (in floats; exact but for the sums' rounding)."""
+    thrown, up, strength = np.nonzero(gains)
+    seen = Seen.of(final_hands()[strength], (4 * up).astype(np.uint8), thrown.astype(bool))
+    g = gains[thrown, up, strength]
     loss = np.stack([np.maximum(-g, 0), np.maximum(g, 0)], axis=1)
     return search(seen, loss, ACTIONS, tuple(sizes))
 

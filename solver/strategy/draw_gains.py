@@ -1,13 +1,14 @@
 """What a card's bet or fold after its draws is worth, cell by cell.
 
-A card's bet or fold after a draw (``[[after_draw]]``) reads the final hand's strength and the
-up-card's rank alone (``after_draw.bet_table``). So over every deal where the card's first
-decision draws, its EV is that of folding every final hand plus, for each (up rank, final
-strength) it bets, what betting those final hands adds over folding them: their *gain*
-(``deal.option_gains``, counted by the kernel with every final hand bet). The gains of a first
-decision, summed over the cycle into 13 × 7462 cells, make the bet or fold after the draw a
-problem of cells: the best decision of a cell is the sign of its gain, and any rules cost
-exactly the gains of the cells they decide otherwise.
+A card's bet or fold after a draw (``[[after_draw]]``) reads the final hand's strength, the
+up-card's rank and whether a card thrown away had that rank, alone (``after_draw.bet_table``).
+So over every deal where the card's first decision draws, its EV is that of folding every final
+hand plus, for each cell (thrown matching the up-card or not, up rank, final strength) it bets,
+what betting those final hands adds over folding them: their *gain* (``deal.option_gains``,
+counted by the kernel with every final hand bet). The gains of a first decision, summed over the
+cycle into 2 × 13 × 7462 cells, make the bet or fold after the draw a problem of cells: the best
+decision of a cell is the sign of its gain, and any rules cost exactly the gains of the cells
+they decide otherwise.
 
 The sums are floats (what a derive searches with); the check counts the card exactly. One
 kernel call per class where the card draws, shard by shard, each shard's sum kept sealed in the
@@ -30,12 +31,14 @@ from ..hand import N_STRENGTH
 from ..manifest import writable_directory
 from ..rules import Rules
 from ..tables import Plan
+from .after_draw import thrown_matches
 from .card import SIXTH_CARD
 from .departing import TableCodes, work_root
 from .kept import read_sealed, write_sealed
 
-SHAPE = (13, N_STRENGTH)
-"""The cells: the up-card's rank, the final hand's strength."""
+SHAPE = (2, 13, N_STRENGTH)
+"""The cells: whether the draw threw a card of the up-card's rank away, the up-card's rank, the
+final hand's strength (``after_draw.bet_table``'s)."""
 
 
 def _shard_gains(rules: Rules, rows: np.ndarray, played: np.ndarray) -> np.ndarray:
@@ -46,7 +49,8 @@ def _shard_gains(rules: Rules, rows: np.ndarray, played: np.ndarray) -> np.ndarr
     for i in rank_order(hands[rows], ups[rows]).tolist():    # deals of the same ranks share the store
         row = int(rows[i])
         hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
-        add_gains(out[up >> 2], hand, up, Action.from_code(int(played[i]), hand), rules, float(weight[row]))
+        action = Action.from_code(int(played[i]), hand)
+        add_gains(out[thrown_matches(up, action), up >> 2], hand, up, action, rules, float(weight[row]))
     return out
 
 

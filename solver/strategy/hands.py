@@ -1,7 +1,8 @@
 """What a person sees of a deal, for every class at once: the hand's category, its ranks from the
 highest, the rank of its highest group (pair, trips, ...), the up-card's rank, whether it matches
 a card of the hand, and the draws the hand holds (cards to a flush, a straight, a straight flush,
-a royal). A strategy card's conditions and its exchanges read these (``card``, ``keep``).
+a royal); of a final hand after a draw, also whether a card thrown away had the up-card's rank.
+A strategy card's conditions and its exchanges read these (``card``, ``keep``).
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ class Seen:
     columns), ``category`` (``category.CATEGORIES`` index), ``ranks`` the five ranks from the
     highest (0 = 2 ... 12 = A), ``group`` the rank of the largest group of equal ranks (the higher
     one on a tie; the highest card when all differ), ``up`` the up-card's rank, ``matches`` whether
-    it is the rank of a card of the hand. The draws are counted when first asked for.
+    it is the rank of a card of the hand; of a final hand after a draw, ``thrown_up`` whether a
+    card thrown away had the up-card's rank (None for a dealt hand). The draws are counted when
+    first asked for.
 
     >>> from solver.cards import parse_cards, parse_card
     >>> s = Seen.of(np.asarray([parse_cards("Ah Kd 9c 9s 3h")]), np.asarray([parse_card("9d")]))
@@ -65,9 +68,10 @@ class Seen:
     group: np.ndarray
     up: np.ndarray
     matches: np.ndarray
+    thrown_up: np.ndarray | None = None
 
     @classmethod
-    def of(cls, hands: np.ndarray, up_cards: np.ndarray) -> Seen:
+    def of(cls, hands: np.ndarray, up_cards: np.ndarray, thrown_up: np.ndarray | None = None) -> Seen:
         hands = np.ascontiguousarray(hands, np.uint8)
         ranks = np.sort(hands >> 2, axis=1)[:, ::-1].astype(np.int64)
         counts = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
@@ -75,12 +79,13 @@ class Seen:
         group = ranks[np.arange(len(ranks)), np.argmax(counts, axis=1)]
         up = (np.asarray(up_cards, np.int64) >> 2)
         category = STRENGTH_CATEGORY[_eval.evaluate(hands, False)].astype(np.int64)
-        return cls(hands, category, np.ascontiguousarray(ranks), group, up, (ranks == up[:, None]).any(axis=1))
+        return cls(hands, category, np.ascontiguousarray(ranks), group, up, (ranks == up[:, None]).any(axis=1),
+                   None if thrown_up is None else np.asarray(thrown_up, bool))
 
     def take(self, rows: np.ndarray) -> Seen:
         """The deals of ``rows``."""
         return Seen(self.hands[rows], self.category[rows], self.ranks[rows], self.group[rows], self.up[rows],
-                    self.matches[rows])
+                    self.matches[rows], None if self.thrown_up is None else self.thrown_up[rows])
 
     def __len__(self) -> int:
         return len(self.up)

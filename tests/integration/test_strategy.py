@@ -118,6 +118,12 @@ def test_the_up_card_against_the_pair():
     ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { category = "pair+" }\ndo = "bet"',
      "no \\[\\[after_draw\\]\\] rule decides the final hand"),
     ('after_draw = "never"\n[[first]]\ndo = "bet"', "after_draw is \"optimal\" or a list of rules"),
+    ('[[first]]\nwhen = { thrown_matches_up = true }\ndo = "bet"\n[[first]]\ndo = "fold"',
+     "line 2: thrown_matches_up is a condition of the bet or fold after a draw"),
+    ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { thrown_matches_up = "yes" }\ndo = "bet"',
+     "line 4: thrown_matches_up must be true or false"),
+    ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { thrown_matches_up = false }\ndo = "bet"',
+     "no \\[\\[after_draw\\]\\] rule decides the final hand .* after throwing a card of its rank away"),
 ])
 def test_a_bad_card_is_one_line_naming_its_place(tmp_path, counts, text, message):
     path = tmp_path / "bad.toml"
@@ -126,27 +132,66 @@ def test_a_bad_card_is_one_line_naming_its_place(tmp_path, counts, text, message
         strategy.check(strategy.load(path), CARIBBEAN, counts=counts)
 
 
+AFTER_TEXT = ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { category = "pair", up_below = "group" }\ndo = "fold"'
+              '\n[[after_draw]]\nwhen = { category = "pair+" }\ndo = "bet"\n[[after_draw]]\n'
+              'when = { at_least = "A K J", up_matches = true }\ndo = "bet"\n[[after_draw]]\n'
+              'when = { category = "ak", thrown_matches_up = true }\ndo = "bet"\n[[after_draw]]\ndo = "fold"')
+
+
 def test_the_bet_after_a_draw_is_the_rules_on_every_final_hand():
-    """The table of a card's bet or fold after a draw (by final strength and up rank) says what
-    its rules say of each final hand itself: random hands of every category, six-card hands by
-    their best five."""
-    card = _card('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { category = "pair", up_below = "group" }\ndo = "fold"'
-                 '\n[[after_draw]]\nwhen = { category = "pair+" }\ndo = "bet"\n[[after_draw]]\n'
-                 'when = { at_least = "A K J", up_matches = true }\ndo = "bet"\n[[after_draw]]\ndo = "fold"')
+    """The table of a card's bet or fold after a draw (by a card of the up-card's rank thrown or
+    not, up rank and final strength) says what its rules say of each final hand itself: random
+    hands of every category, six-card hands by their best five."""
+    from solver.action import Action
+    from solver.hand import strengths
+    from solver.strategy.after_draw import row
+
+    card = _card(AFTER_TEXT)
     table = card.after_table
-    assert table is not None and table.shape == (13, 7462)
+    assert table is not None and table.shape == (2, 13, 7462)
     rng = random.Random(5)
     deals = [rng.sample(range(52), 6) for _ in range(3000)]
     hands = np.asarray([d[:5] for d in deals], np.uint8)
     ups = np.asarray([d[5] for d in deals], np.uint8)
-    seen = strategy.Seen.of(hands, ups)
+    thrown = np.asarray([rng.random() < 0.5 for _ in deals])
+    seen = strategy.Seen.of(hands, ups, thrown)
     decided = np.asarray([card.after_draw[i].action == "bet" for i in card.decide_after(seen)])
-    from solver.hand import strengths
-    assert (table[ups >> 2, strengths(hands)] == decided).all()
-    assert 0.2 < decided.mean() < 0.8
+    assert (table[thrown.astype(int), ups >> 2, strengths(hands)] == decided).all()
+    assert 0.2 < decided.mean() < 0.8 and (table[0] != table[1]).any()
     six = parse_cards("Ah Kd Jc 7s 3d 2c")
-    assert table[parse_card("Kh") >> 2, strengths([six])[0]] == 1      # A K J 7 3 plays, the up-card matches it
-    assert table[parse_card("Qh") >> 2, strengths([six])[0]] == 0
+    for up, throw, bets in (("Kh", (), 1), ("Qh", (), 0), ("Qh", ("Qc",), 1), ("Qh", ("Jc",), 0)):
+        # A K J 7 3 plays: bet when the up-card matches it, or a card of its rank was thrown away
+        action = Action("exchange", parse_cards(" ".join(throw))) if throw else Action("sixth_card")
+        assert row(table, parse_card(up), action)[strengths([six])[0]] == bets
+
+
+@pytest.mark.parametrize("text, up, throw", [("Ah Kd 9c 5s 3d", "9h", "9c"), ("Ah Kd 9c 5s 3d", "9h", "3d"),
+                                             ("Ah Ks Qs Js 2s", "2h", "2s")])
+def test_an_exchange_plays_the_card_s_rules_on_each_final_hand(text, up, throw):
+    """An exchange counted with the card's bet or fold (its row for the up-card and the cards
+    thrown) equals the literal reference asking the card's rules of each final hand it draws,
+    told whether a card of the up-card's rank was thrown away."""
+    from itertools import combinations
+
+    from solver import deal
+    from solver.action import Action
+    from solver.reference import deal as ref
+    from solver.reference import hand as ref_hand
+    from solver.strategy.after_draw import row
+
+    russian = rules.load("russian")
+    card = strategy.parse(f'rules = "russian"\n{AFTER_TEXT}', "t.toml")
+    hand, u, thrown = parse_cards(text), parse_card(up), parse_cards(throw)
+    matched = any(c >> 2 == u >> 2 for c in thrown)
+
+    def bets(final) -> bool:
+        five = max(combinations(final, 5), key=ref_hand.strength)
+        seen = strategy.Seen.of(np.asarray([five], np.uint8), np.asarray([u], np.uint8), np.asarray([matched]))
+        return card.after_draw[int(card.decide_after(seen)[0])].action == "bet"
+
+    action = Action("exchange", tuple(thrown))
+    value = deal.option_values(hand, u, [action], russian, after=row(card.after_table, u, action))[0]
+    assert value == ref.exchange(hand, u, tuple(thrown), russian, after=bets)
 
 
 def test_a_derived_card_is_checked_exactly(counts, tmp_path):

@@ -16,6 +16,7 @@ from solver.classes import enumerate_classes
 from solver.cli import app
 from solver.errors import InputError
 from solver.optimal import unit
+from solver.strategy import after_draw
 from solver.strategy import departing as departing_module
 from solver.strategy.departing import TableCodes, departing, departures, shard_departures, shard_losses
 from solver.strategy.keep import NO_HAND, Keep
@@ -130,8 +131,20 @@ do = "bet"
 when = { category = "ak", up_matches = true }
 do = "bet"
 [[after_draw]]
+when = { at_least = "A K Q", thrown_matches_up = true }
+do = "bet"
+[[after_draw]]
 do = "fold"
 """)
+
+
+def _throws_up(played: np.ndarray) -> np.ndarray:
+    """The classes whose ``played`` code exchanges a card of the up-card's rank."""
+    hands, ups, _ = enumerate_classes()
+    out = np.zeros(len(played), bool)
+    for i in range(5):
+        out |= (played >= 3) & (((played - 2) >> i) & 1 == 1) & (hands[:, i] >> 2 == ups >> 2)
+    return out
 
 
 def test_the_bet_after_a_draw_is_counted_exactly(codes, seen, tmp_path, monkeypatch):
@@ -145,7 +158,9 @@ def test_the_bet_after_a_draw_is_counted_exactly(codes, seen, tmp_path, monkeypa
     assert not (departing(played, codes.best, False) & (played == codes.best)).any()
     rng = random.Random(5)
     same, other = (np.flatnonzero(chosen & m) for m in (played == codes.best, played != codes.best))
-    rows = np.sort(np.asarray(rng.sample(same.tolist(), 6) + rng.sample(other.tolist(), 4), np.int64))
+    matched = np.flatnonzero(chosen & _throws_up(played))
+    rows = np.sort(np.asarray(rng.sample(same.tolist(), 6) + rng.sample(other.tolist(), 4)
+                              + rng.sample(matched.tolist(), 2), np.int64))
     table = AFTER.after_table
     args = (RUSSIAN, codes.table.fingerprint, 0, rows, played[rows], codes.best[rows], codes.best_ev[rows])
     data = shard_departures(*args, after=table)
@@ -155,8 +170,8 @@ def test_the_bet_after_a_draw_is_counted_exactly(codes, seen, tmp_path, monkeypa
     big = unit(RUSSIAN)
     for row, loss in zip(rows.tolist(), data["loss"]):
         hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
-        taken = deal.option_values(hand, up, [Action.from_code(int(played[row]), hand)], RUSSIAN,
-                                   after=table[up >> 2])[0]
+        action = Action.from_code(int(played[row]), hand)
+        taken = deal.option_values(hand, up, [action], RUSSIAN, after=after_draw.row(table, up, action))[0]
         assert Fraction(loss, big) == deal.solve(hand, up).best.ev - taken
     assert sum(1 for r, x in zip(rows.tolist(), data["loss"]) if x > 0 and played[r] == codes.best[r]) >= 3
     # the best actions' EVs kept: a second count reads them (a damaged file is not trusted)
@@ -398,6 +413,7 @@ def test_the_gains_of_a_first_decision_s_draws(codes, seen, tmp_path, monkeypatc
     played = AFTER.codes(seen, AFTER.decide(seen), RUSSIAN, codes.best, codes.second)
     rng = random.Random(11)
     rows = np.sort(np.asarray(rng.sample(np.flatnonzero(played >= 2).tolist(), 8)
+                              + rng.sample(np.flatnonzero(_throws_up(played)).tolist(), 4)
                               + rng.sample(range(len(played) - 60000, len(played)), 40), np.int64))
     only = np.zeros_like(played)         # the other classes fold: no draw
     only[rows] = played[rows]
@@ -409,13 +425,15 @@ def test_the_gains_of_a_first_decision_s_draws(codes, seen, tmp_path, monkeypatc
         hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
         action = Action.from_code(int(only[row]), hand)
         exact = deal.option_gains(hand, up, action, RUSSIAN)
+        thrown = int(any(c >> 2 == up >> 2 for c in action.throw))
         for s, v in exact.numerators.items():
-            expected[up >> 2, s] += int(weights[row]) * v / exact.denominator / N_DEALS
-        card, folded = deal.option_values(hand, up, [action], RUSSIAN, after=table[up >> 2])[0], deal.option_values(
+            expected[thrown, up >> 2, s] += int(weights[row]) * v / exact.denominator / N_DEALS
+        after = after_draw.row(table, up, action)
+        card, folded = deal.option_values(hand, up, [action], RUSSIAN, after=after)[0], deal.option_values(
             hand, up, [action], RUSSIAN, after=fold)[0]
-        assert card - folded == exact.of(table[up >> 2])
+        assert card - folded == exact.of(after)
         changed += int(weights[row]) * (card - folded)
-    assert np.count_nonzero(expected) > 100
+    assert np.count_nonzero(expected) > 100 and np.count_nonzero(expected[1]) > 10
     np.testing.assert_allclose(gains, expected, rtol=1e-9, atol=1e-18)
     assert float(changed) / N_DEALS == pytest.approx(float((gains * table).sum()), rel=1e-9)
     kept = sorted(tmp_path.rglob("gains-*.npy"))

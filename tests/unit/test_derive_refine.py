@@ -42,9 +42,10 @@ def test_the_best_line_inserted_is_the_best_of_all(seed, monkeypatch):
 
 
 def test_the_bet_after_a_draw_follows_the_gains():
-    """The bet or fold after a draw searched from the gains of each cell (up rank, final strength):
-    where betting gains with a pair or better and with A K when the up-card matches, and loses
-    elsewhere, three lines decide every cell the draws reach as its gain says."""
+    """The bet or fold after a draw searched from the gains of each cell (a card of the up-card's
+    rank thrown or not, up rank, final strength): where betting gains with a pair or better and
+    with A K when the up-card matches or a card of its rank was thrown away, and loses elsewhere,
+    four lines decide every cell the draws reach as its gain says."""
     from solver.category import AK, PAIR
     from solver.hand import STRENGTH_CATEGORY
     from solver.rules import load
@@ -53,13 +54,34 @@ def test_the_bet_after_a_draw_follows_the_gains():
 
     rng = np.random.default_rng(4)
     hands = final_hands()
-    gains = np.zeros((13, len(hands)))
-    for up in range(13):
-        reached = rng.random(len(hands)) < 0.3
-        matches = (hands >> 2 == up).any(axis=1)
-        good = (STRENGTH_CATEGORY >= PAIR) | ((STRENGTH_CATEGORY == AK) & matches)
-        gains[up, reached] = np.where(good, 1, -1)[reached] * rng.random(int(reached.sum()))
-    lines, loss = derive._after_draw(gains, range(3, 4))[3]
-    assert len(lines) == 3 and lines[-1] == derive.Line((), "fold") and loss == 0
+    gains = np.zeros((2, 13, len(hands)))
+    for thrown in (0, 1):
+        for up in range(13):
+            reached = rng.random(len(hands)) < 0.3
+            matches = (hands >> 2 == up).any(axis=1) | bool(thrown)
+            good = (STRENGTH_CATEGORY >= PAIR) | ((STRENGTH_CATEGORY == AK) & matches)
+            gains[thrown, up, reached] = np.where(good, 1, -1)[reached] * rng.random(int(reached.sum()))
+    lines, loss = derive._after_draw(gains, range(4, 5))[4]
+    assert len(lines) == 4 and lines[-1] == derive.Line((), "fold") and loss == 0
+    assert any(("thrown_matches_up", True) in line.when for line in lines)
     table = bet_table(parse(derive.card_text((derive.Line((), "optimal"),), load("russian"), "t", lines), "t.toml"))
     assert ((table == 1) == (gains > 0))[gains != 0].all()
+
+
+def test_two_conditions_of_the_card_s_lines_are_tried_together(monkeypatch):
+    """Where each of two conditions alone loses as a line but both together gain (a card of the
+    up-card's rank thrown, and the up-card matching), and the card already uses each on a line
+    of its own, a round tries them together, however the conditions rank alone."""
+    rng = np.random.default_rng(7)
+    masks = (rng.random((12, 400)) < 0.5).astype(np.float64)
+    both = (masks[10] > 0) & (masks[11] > 0)
+    loss = np.zeros((400, 2))
+    loss[both, 0] = 1.0                 # action 1 is best where both hold
+    loss[~both, 1] = 3.0                # and costly anywhere else
+    vocabulary = [(f"key{i}", i) for i in range(12)]
+    start = [((10, 2), 0), ((11, 3), 0), ((), 0)]
+    monkeypatch.setattr(derive, "PAIRED", 1)
+    monkeypatch.setattr(derive, "REFINE", 1)
+    refined = derive._refine(loss, masks, vocabulary, start, 4)
+    assert any(set(path) == {10, 11} and action == 1 for path, action in refined)
+    assert _loss(refined, loss, masks) < _loss(start, loss, masks)
