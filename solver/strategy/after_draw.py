@@ -79,11 +79,11 @@ def bet_table(card: StrategyCard) -> np.ndarray:
     hands = final_hands()
     bets = np.asarray([rule.action == BET for rule in card.after_draw])
     out = np.empty((2, 13, N_STRENGTH), np.uint8)
+    # the up-card's rank is all the rules read of it; a suit the hand may hold does not matter
+    seen = Seen.of(hands, np.zeros(N_STRENGTH, np.uint8))
     for thrown in (0, 1):
         for up in range(13):
-            # the up-card's rank is all the rules read of it; a suit the hand may hold does not matter
-            line = card.decide_after(Seen.of(hands, np.full(N_STRENGTH, 4 * up, np.uint8),
-                                             np.full(N_STRENGTH, thrown, bool)))
+            line = card.decide_after(seen.facing(up, bool(thrown)))
             if (line < 0).any():
                 k = int(np.argmax(line < 0))
                 after = " after throwing a card of its rank away" if thrown else ""

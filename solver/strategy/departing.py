@@ -21,9 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from ..rules import Rules
 from ..tables import Plan, Table, required
 from . import after_draw
 from .card import SIXTH_CARD
+from .kept import Shard, count_shards
 
 FORMAT = "rpoker strategy departures"
 VALUES = "rpoker strategy departures, values"
@@ -239,6 +241,10 @@ def _writer(text: str) -> Callable[[Path], object]:
     return lambda path: path.write_text(text)
 
 
+def _keep(path: Path, data: dict[str, Any]) -> None:
+    write_atomic(path, _writer(json.dumps(data) + "\n"))
+
+
 def departing(played: np.ndarray, best: np.ndarray, after_draw: bool) -> np.ndarray:
     """The classes a check plays out: where the card's first action is not the best, and where
     it draws (a sixth card or an exchange) when it states the bet or fold after the draw."""
@@ -262,7 +268,7 @@ def departures(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 
     plan = Plan(table.manifest.shard_rows, ())
     differ = departing(played, codes.best, after is not None)
     kind, count = (FORMAT, shard_departures) if returns else (VALUES, shard_losses)
-    tasks, done, total = [], [], int(differ.sum())
+    shards: list[Shard[dict[str, Any]]] = []
     for s in range(plan.n_shards):
         span = plan.rows(s)
         rows = span.start + np.flatnonzero(differ[span.start:span.stop])
@@ -270,28 +276,12 @@ def departures(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 
             continue
         digest = _digest(table.fingerprint, s, rows, played[rows], codes.best[rows], kind, after)
         path = folder / f"shard-{s:05d}-{digest}.json"
-        kept = _cached(path, digest, kind)
-        if kept is not None:
-            done.append(kept)
-        else:
-            # the EV alone of a card with its bet or fold after a draw: the best actions' EVs kept
-            kept_best = (_best_file(folder, s),) if not returns and after is not None else ()
-            tasks.append((path, joblib.delayed(count)(rules, table.fingerprint, s, rows, played[rows],
-                                                     codes.best[rows], codes.best_ev[rows], after, *kept_best)))
-    counted = sum(len(d["rows"]) for d in done)
-    if progress is not None:
-        progress(counted, total)
-
-    def run() -> Iterator[dict[str, Any]]:
-        if tasks:
-            yield from joblib.Parallel(n_jobs=jobs, return_as="generator")(t for _, t in tasks)
-
-    for (path, _), data in zip(tasks, run()):
-        write_atomic(path, _writer(json.dumps(data) + "\n"))
-        done.append(data)
-        counted += len(data["rows"])
-        if progress is not None:
-            progress(counted, total)
+        # the EV alone of a card with its bet or fold after a draw: the best actions' EVs kept
+        kept_best = (_best_file(folder, s),) if not returns and after is not None else ()
+        task = joblib.delayed(count)(rules, table.fingerprint, s, rows, played[rows], codes.best[rows],
+                                     codes.best_ev[rows], after, *kept_best)
+        shards.append(Shard(len(rows), partial(_cached, path, digest, kind), task, partial(_keep, path)))
+    done = count_shards(shards, jobs, progress)
     rows = np.asarray([r for d in done for r in d["rows"]], np.int64)
     loss = np.asarray([x for d in done for x in d["loss"]], np.int64)
     order = np.argsort(rows)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +35,7 @@ from ..tables import Plan
 from .after_draw import thrown_matches
 from .card import SIXTH_CARD
 from .departing import TableCodes, work_root
-from .kept import read_sealed, write_sealed
+from .kept import Shard, count_shards, read_sealed, write_sealed
 
 SHAPE = (2, 13, N_STRENGTH)
 """The cells: whether the draw threw a card of the up-card's rank away, the up-card's rank, the
@@ -65,7 +66,7 @@ def draw_gains(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 
     folder = writable_directory((work or work_root()) / table.fingerprint, "strategy work")
     plan = Plan(table.manifest.shard_rows, ())
     drawing = played >= SIXTH_CARD
-    total, tasks, counted, wanted = np.zeros(SHAPE), [], 0, int(drawing.sum())
+    shards: list[Shard[np.ndarray]] = []
     for s in range(plan.n_shards):
         span = plan.rows(s)
         rows = span.start + np.flatnonzero(drawing[span.start:span.stop])
@@ -75,22 +76,10 @@ def draw_gains(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 
         for a in (rows, played[rows]):
             h.update(np.ascontiguousarray(a, np.int64).tobytes())
         path = folder / f"gains-{s:05d}-{h.hexdigest()[:24]}.npy"
-        got = read_sealed(path, SHAPE)
-        if got is None:
-            tasks.append((path, rows))
-        else:
-            total += got
-            counted += len(rows)
-    if progress is not None:
-        progress(counted, wanted)
-    if tasks:       # an empty generator of joblib warns of tasks cancelled
-        results = joblib.Parallel(n_jobs=jobs, return_as="generator")(
-            joblib.delayed(_shard_gains)(rules, rows, played[rows]) for _, rows in tasks)
-        for (path, rows), got in zip(tasks, results):
-            write_sealed(path, got)
-            total += got
-            counted += len(rows)
-            if progress is not None:
-                progress(counted, wanted)
+        shards.append(Shard(len(rows), partial(read_sealed, path, SHAPE),
+                            joblib.delayed(_shard_gains)(rules, rows, played[rows]), partial(write_sealed, path)))
+    total = np.zeros(SHAPE)
+    for got in count_shards(shards, jobs, progress):
+        total += got
     out: np.ndarray = total / N_DEALS
     return out

@@ -7,7 +7,7 @@ A strategy card's conditions and its exchanges read these (``card``, ``keep``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 
 import numpy as np
@@ -81,6 +81,18 @@ class Seen:
         category = STRENGTH_CATEGORY[_eval.evaluate(hands, False)].astype(np.int64)
         return cls(hands, category, np.ascontiguousarray(ranks), group, up, (ranks == up[:, None]).any(axis=1),
                    None if thrown_up is None else np.asarray(thrown_up, bool))
+
+    def facing(self, up: int, thrown_up: bool) -> Seen:
+        """The same hands against an up-card of rank ``up`` for every deal, after a draw that
+        threw a card of its rank away or not; what the hands alone decide (their category,
+        ranks, draws) is not counted again."""
+        ups = np.full(len(self), up, np.int64)
+        out = replace(self, up=ups, matches=(self.ranks == up).any(axis=1),
+                      thrown_up=np.full(len(self), thrown_up, bool))
+        # the draws counted already (cached properties) read the hands alone
+        own = {f.name for f in fields(self)}
+        out.__dict__.update({k: v for k, v in self.__dict__.items() if k not in own})
+        return out
 
     def take(self, rows: np.ndarray) -> Seen:
         """The deals of ``rows``."""

@@ -1,5 +1,7 @@
-"""Arrays a derive keeps in its work folder as it counts them, each sealed by the SHA-256 of its
-bytes: a run stopped and started again reads back what it finished, and never a damaged file.
+"""What a check or a derive keeps in its work folder as it counts it, shard by shard: a run
+stopped and started again reads back what it finished, and never a damaged file. Arrays are
+sealed by the SHA-256 of their bytes (``write_sealed``); ``count_shards`` runs the shards not
+kept yet and keeps each as it finishes.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -16,7 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -46,3 +51,40 @@ def read_sealed(path: Path, shape: tuple[int, ...]) -> np.ndarray | None:
         return None
     got: np.ndarray = np.load(io.BytesIO(data), allow_pickle=False)
     return got if got.shape == shape else None
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Shard(Generic[T]):
+    """One shard's count: how many classes it plays, how to read it back (None: not kept, or
+    damaged), the joblib task that counts it, and how to keep what it counted."""
+
+    classes: int
+    read: Callable[[], T | None]
+    task: Any
+    keep: Callable[[T], None]
+
+
+def count_shards(shards: Sequence[Shard[T]], jobs: int = 1,
+                 progress: Callable[[int, int], None] | None = None) -> list[T]:
+    """Every shard's count, in the order of ``shards``: read back where kept, else counted by
+    ``jobs`` workers and kept as each finishes; ``progress(classes done, classes)``."""
+    import joblib
+
+    found = [s.read() for s in shards]
+    todo = [i for i, got in enumerate(found) if got is None]
+    total = sum(s.classes for s in shards)
+    counted = total - sum(shards[i].classes for i in todo)
+    if progress is not None:
+        progress(counted, total)
+    if todo:       # an empty generator of joblib warns of tasks cancelled
+        results = joblib.Parallel(n_jobs=jobs, return_as="generator")(shards[i].task for i in todo)
+        for i, got in zip(todo, results):
+            shards[i].keep(got)
+            found[i] = got
+            counted += shards[i].classes
+            if progress is not None:
+                progress(counted, total)
+    return [got for got in found if got is not None]
