@@ -60,6 +60,16 @@ cdef inline int _draws_won(const Draws* d, const int* a, uint16_t h, int player,
     return w
 
 
+cdef inline bint _buys(const RankPlan* R, int64_t v) noexcept nogil:
+    # whether dealer hands whose buy has the excess v buy: when it gains, or always (R.always)
+    return R.always or v > 0
+
+
+cdef inline int64_t _excess(const RankPlan* R, int64_t v) noexcept nogil:
+    # what their buy adds to taking the ante: v where they buy, else 0
+    return v if _buys(R, v) else 0
+
+
 cdef inline int64_t _gain(const RankPlan* r, int k, unsigned int outs) noexcept nogil:
     # what drawing the ranks ``outs`` in the kept cards' suit adds to S: a flush (or a straight
     # flush) instead of the plain draw (the thrown rank's plain draw is a redraw, worth 0)
@@ -138,6 +148,7 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
     cdef PlanKey* ok
     cdef Gone gone
     _redraw_factors(m, st.redraws, R.g)
+    R.always = st.buy_policy >= 0     # the callers ask for a plan only of a hand that buys (buys)
     R.threshold = threshold
     R.best_pay = best_pay
     R.base = 0
@@ -145,7 +156,7 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
     R.plain = NULL
     R.n = 0
     R.n_thrown = 0
-    if most_won >= 0:
+    if most_won >= 0 and not R.always:
         gc = 0
         for c in range(5):
             gc = R.g[c] if R.g[c] > gc else gc
@@ -166,7 +177,7 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
         fd = &D.ds_flush[i]
         fe = draws_below(fd, player)
         fwin = fd.cum[fe]
-        if not plain_ok and best_pay * (w + POP[fwin]) * gc <= threshold:
+        if not R.always and not plain_ok and best_pay * (w + POP[fwin]) * gc <= threshold:
             continue
         count = (<int64_t> a[D.ds_rank[i][0]]) * a[D.ds_rank[i][1]] * a[D.ds_rank[i][2]] * a[D.ds_rank[i][3]]
         if count == 0:
@@ -190,13 +201,12 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
         out.tie = d.cum[e] & ~out.win
         q = _qualifying_draws(D, i, &gone)
         S = best_pay * w - 3 * (q - w - tie)
-        v = S * gc - threshold
-        v = v if v > 0 else 0
+        v = _excess(R, S * gc - threshold)
         ok.h = h
         ok.top = top
         ok.c = c
         # pay (w + outs) > threshold, pay = best_pay * gc, is outs > threshold // pay - w
-        ok.need = <int8_t> max(-1, min(13, threshold // (best_pay * gc) - w))
+        ok.need = -1 if R.always else <int8_t> max(-1, min(13, threshold // (best_pay * gc) - w))
         out.S = S
         out.v = v
         R.base += count * v
@@ -204,7 +214,7 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
         while fe < fd.n and fd.strength[fe] == player:
             fe += 1
         out.flose = fd.cum[fd.n] & ~fd.cum[fe]
-        if v > 0:
+        if _buys(R, v):
             R.base_split[0] += count
             R.base_split[1] += count * gc * w
             R.base_split[2] += count * gc * tie
@@ -217,7 +227,8 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
 
 cdef int64_t plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,
                           int64_t* split=NULL) noexcept nogil:
-    """Sum over the non-qualifying dealer hands of max(0, E[buy] - fee - 1), over falling(|Z|, R+1),
+    """Sum over the non-qualifying dealer hands of max(0, E[buy] - fee - 1) (E[buy] - fee - 1
+    when R.always), over falling(|Z|, R+1),
     when the up suit's unseen cards are ``ys_sigma``: a dealer that throws the up-card is
     counted here as having no flush draw (see other_suit_delta). It depends on the rank plan
     (and its deck ``a``) and ys_sigma alone, so the deals of the same ranks share it (the store's memo).
@@ -234,7 +245,7 @@ cdef int64_t plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,
         h = R.key[k].h
         if (ys_sigma & h) == h:
             total -= R.e[k].v
-            if split != NULL and R.e[k].v > 0:
+            if split != NULL and _buys(R, R.e[k].v):
                 add_split(R, k, a, 0, -1, split)
     for k in range(R.n_thrown, R.n):
         e = &R.key[k]
@@ -246,21 +257,21 @@ cdef int64_t plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,
         v = R.e[k].v
         if (ys_sigma & h) == h:
             total -= v
-            if split != NULL and v > 0:
+            if split != NULL and _buys(R, v):
                 add_split(R, k, a, 0, -1, split)
         fd = a[top] - ((ys_sigma >> top) & 1)
         if fd <= 0:
             continue
         # fd hands hold the three lower cards in the up suit and the top card in another
         total -= fd * v
-        if split != NULL and v > 0:
+        if split != NULL and _buys(R, v):
             add_split(R, k, a, 0, -fd, split)
         if POP[ys_sigma & e.fwin] > e.need:  # else the flush draw cannot pay either
             # the outs: the up suit's unseen cards but the lower ranks; the thrown rank in
             # the up suit is an out, not a redraw
             c = e.c - ((ys_sigma >> top) & 1)
             w = (R.e[k].S + _gain(R, k, ys_sigma & ~lower)) * R.g[c] - R.threshold
-            if w > 0:
+            if _buys(R, w):
                 total += fd * w
                 if split != NULL:
                     add_split(R, k, a, ys_sigma & ~lower, fd, split)
@@ -289,11 +300,11 @@ cdef int64_t other_suit_delta(const RankPlan* R, const int* a, uint16_t ys_tau,
         outs = ys_tau & ~h
         top = e.top
         w = (R.e[k].S + _gain(R, k, outs)) * R.g[e.c - ((outs >> top) & 1)] - R.threshold
-        total += (w if w > 0 else 0) - R.e[k].v
+        total += _excess(R, w) - R.e[k].v
         if split != NULL:
-            if w > 0:
+            if _buys(R, w):
                 add_split(R, k, a, outs, 1, split)
-            if R.e[k].v > 0:
+            if _buys(R, R.e[k].v):
                 add_split(R, k, a, 0, -1, split)
     return total
 

@@ -285,6 +285,8 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
     cdef int64_t* pref
     cdef double scale
     sixth = sixth_results = None
+    if bound_counts and (st.insure_policy >= 0 or st.buy_policy >= 0):
+        raise ValueError("bounds: of the best later decisions only (the bounds of a buy assume it gains)")
     if after is not None and (after.shape[0] != N_STRENGTH or bound_counts):
         raise ValueError("after: one entry per final strength (7462), and no bounds")
     if gains_into is not None and gains_into.shape[0] != N_STRENGTH:

@@ -11,7 +11,7 @@ from solver._eval cimport N_STRENGTH
 from solver._settle cimport Settings, win_pay
 
 _FIELDS = ("qualifier", "win_extra", "buy_on", "buy_fee", "redraws", "buy_from", "insurance_from", "insurance_max",
-           "insurance_min", "tie_loses", "max_payout")
+           "insurance_min", "tie_loses", "max_payout", "insure_policy", "buy_policy")
 
 
 cdef class KernelRules:
@@ -21,7 +21,8 @@ cdef class KernelRules:
 
     def __init__(self, *, int qualifier, int win_extra, bint buy_on, int buy_fee, int redraws, int buy_from,
                  int insurance_from, int insurance_max, int insurance_min, bint tie_loses, int64_t max_payout,
-                 p5, paytable, bint second_combination, bint new_rank, tuple forced_counts):
+                 p5, paytable, bint second_combination, bint new_rank, tuple forced_counts,
+                 int insure_policy=-1, int buy_policy=-1):
         self.st.qualifier = qualifier
         self.st.win_extra = win_extra
         self.st.buy_on = buy_on
@@ -33,6 +34,8 @@ cdef class KernelRules:
         self.st.insurance_min = insurance_min
         self.st.tie_loses = tie_loses
         self.st.max_payout = max_payout
+        self.st.insure_policy = insure_policy
+        self.st.buy_policy = buy_policy
         self._p5 = np.array(p5, np.int32)
         self._paytable = np.array(paytable, np.int32)
         if self._p5.shape != (N_STRENGTH,):
@@ -99,6 +102,17 @@ cdef class KernelRules:
     def payouts(self) -> np.ndarray:
         """P of a five-card hand by strength (read-only)."""
         return self._p5
+
+    @property
+    def insure_policy(self) -> int:
+        """-1: the best insurance; k: the most from a payout multiple P >= k on, none below."""
+        return self.st.insure_policy
+
+    @property
+    def buy_policy(self) -> int:
+        """-1: a game bought where it beats the ante; k: for every dealer hand that does not
+        qualify from P >= k on, never below."""
+        return self.st.buy_policy
 
     def win_pay(self, int p) -> int:
         """What a won showdown pays the bet of a hand of payout multiple p: 2P (+ the ante), at

@@ -36,6 +36,8 @@ cdef struct RankPlan:
     # the rank sets where the dealer throws the up-card.
     int n
     int n_thrown
+    int always                        # every dealer hand buys (a player's rule: Settings.buy_policy),
+                                      # not only where it beats taking the ante: no excess is clipped
     int64_t base                      # sum of count * v
     int64_t best_pay
     int64_t threshold

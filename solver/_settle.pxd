@@ -15,6 +15,11 @@ cdef struct Settings:
     int insurance_min      # minimum insurance in antes
     int tie_loses          # insurance lost on a tie
     int64_t max_payout     # the most a box is paid in one round, bet and insurance (antes); no cap: 2**40
+    # the player's later decisions when not the best (a strategy card's; ``deal.Play``), by the
+    # final hand's payout multiple P: -1 the best; k: from P >= k on always (the most insurance;
+    # a game bought for every dealer hand that does not qualify), never below
+    int insure_policy
+    int buy_policy
 
 cdef class KernelRules:
     # the Settings and the payouts of one set of rules, built once (``deal.kernel_rules``)
@@ -57,6 +62,10 @@ cdef inline bint buys_at(const Settings* st, int player, int64_t pay) noexcept n
 
 
 cdef inline bint buys(const Settings* st, int player, int p) noexcept nogil:
+    # whether a buy of a game is counted for the hand: one that may beat taking the ante (the
+    # best), or by the player's rule (buy_policy: then for every dealer hand, _buy's RankPlan.always)
+    if st.buy_policy >= 0:
+        return st.buy_on and player >= st.buy_from and p >= st.buy_policy
     return buys_at(st, player, win_pay(st, p))
 
 
@@ -82,5 +91,9 @@ cdef inline bint insures(const Settings* st, int player, int p, int64_t win, int
                           int64_t nq) noexcept nogil:
     # below the table's maximum the bet takes the most insurance allowed when a unit of it
     # gains: the dealer misses a game more often than the player wins (or ties, when a tie
-    # loses it); else none (RULES §6)
-    return may_insure(st, player, p) and nq - win - (tie if st.tie_loses else 0) > 0
+    # loses it); else none (RULES §6). Or as the player's rule says (insure_policy).
+    if not may_insure(st, player, p):
+        return False
+    if st.insure_policy >= 0:
+        return p >= st.insure_policy
+    return nq - win - (tie if st.tie_loses else 0) > 0

@@ -521,7 +521,8 @@ def strategy_check(
     Under rules with an exchange or a sixth card it reads the rules' complete strategy table with
     the results of optimal play (`rpoker tables results`) and plays out the deals where the card
     takes another action than the best, and, when it states the bet or fold after a draw
-    ([[after_draw]]), every deal where it draws; the insurance and buying a game are the solver's."""
+    ([[after_draw]]), every deal where it draws; when it states its insurance or buying a game
+    (insurance, buy_game), every deal it does not fold. What it leaves unstated is the solver's."""
     from . import strategy as strategy_mod
 
     if work is not None and not work.strip():

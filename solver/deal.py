@@ -32,6 +32,7 @@ from .classes import rank_order
 from .counts import BET, BET_COLUMNS, RESULT_ROW, Bet, Situation, Solved
 from .errors import InputError
 from .hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, paytable_array
+from .play import BEST, Play
 from .returns import Returns
 from .rules import DEFAULT, Rules
 
@@ -63,14 +64,16 @@ NO_MAXIMUM = 1 << 40
 
 
 @cache
-def kernel_rules(rules: Rules) -> KernelRules:
+def kernel_rules(rules: Rules, play: Play = BEST) -> KernelRules:
     """The rules as the kernel applies them, built once per ``Rules``: the one place where each
-    rule setting becomes the kernel's (strengths where a rule starts, limits in antes, payouts).
+    rule setting becomes the kernel's (strengths where a rule starts, limits in antes, payouts);
+    with ``play``, the player's rules of insurance and buying a game instead of the best.
 
     >>> k = kernel_rules(DEFAULT)
     >>> k.qualifier == lowest_strength(AK), k.win_pay(1), k.max_payout == NO_MAXIMUM
     (True, 2, True)
     """
+    play.check(rules)
     return KernelRules(
         qualifier=lowest_strength(rules.qualifier_category),
         win_extra=int(rules.ante_on_win == "paid"),
@@ -88,6 +91,8 @@ def kernel_rules(rules: Rules) -> KernelRules:
         second_combination=rules.second_combination,
         new_rank=rules.second_rule == "new_rank",
         forced_counts=tuple(rules.exchange_forces_bet),
+        insure_policy=-1 if play.insure_from is None else play.insure_from,
+        buy_policy=-1 if play.buy_from is None else play.buy_from,
     )
 
 
@@ -194,8 +199,8 @@ def _check_final(final: Sequence[Card], thrown: Sequence[Card], rules: Rules) ->
 
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
             sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF,
-            results: bool = False, after: np.ndarray | None = None, **gains: Any) -> Solved:
-    return _dealer.solve(np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_rules(rules),
+            results: bool = False, after: np.ndarray | None = None, play: Play = BEST, **gains: Any) -> Solved:
+    return _dealer.solve(np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_rules(rules, play),
                          tuple(counts), sixth, bound_counts=tuple(bound_counts), wanted=wanted, results=results,
                          after=_after(after), **gains)
 
@@ -320,13 +325,14 @@ def _no_sixth_card(rules: Rules) -> InputError:
 
 
 def option_values(hand: Sequence[Card], up_card: Card, actions: Sequence[Action], rules: Rules = DEFAULT,
-                  dead: Sequence[Card] = (), after: np.ndarray | None = None) -> list[Fraction]:
+                  dead: Sequence[Card] = (), after: np.ndarray | None = None, play: Play = BEST) -> list[Fraction]:
     """The exact EVs of some options of a deal, each as ``solve`` counts it, from one kernel call
     that counts only these: a strategy check plays a few options of millions of classes.
 
     ``after``: a strategy card's decision after a draw, by the final hand's strength
     (``N_STRENGTH`` entries, 1 bet, 0 fold; a six-card hand by its best five); without it each
-    final hand is bet or folded by its EV, as ``solve`` plays it.
+    final hand is bet or folded by its EV, as ``solve`` plays it. ``play``: the player's rules of
+    insurance and buying a game (every bet's, the dealt hand's too), else the best.
 
     >>> from solver.cards import parse_cards, parse_card
     >>> hand, up = parse_cards("Ah Ad Kc 8s 9d"), parse_card("Kh")
@@ -344,7 +350,7 @@ def option_values(hand: Sequence[Card], up_card: Card, actions: Sequence[Action]
             raise _no_sixth_card(rules)
     sixth = any(a.kind == "sixth_card" for a in actions)
     raw = _kernel(hand, up_card, dead, rules, sorted({m.bit_count() for m in masks.values()}), sixth,
-                  wanted=sum({1 << m for m in masks.values()}), after=after)
+                  wanted=sum({1 << m for m in masks.values()}), after=after, play=play)
     exchanges = _exchanges(hand, rules, raw.exchange)
     out = []
     for a in actions:
@@ -479,11 +485,11 @@ def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thro
 
 
 def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action, rules: Rules = DEFAULT,
-                   dead: Sequence[Card] = (), after: np.ndarray | None = None) -> Returns:
+                   dead: Sequence[Card] = (), after: np.ndarray | None = None, play: Play = BEST) -> Returns:
     """Every net result of playing one option of a deal, with its exact count: the fee, the
     bet or fold of each final hand as its EV decides (a forced bet is bet) or as ``after`` says
-    (``option_values``), the insurance and the buys of a game the best play takes (RULES
-    §3–§7), over every unseen card.
+    (``option_values``), the insurance and the buys of a game the best play takes or ``play``
+    says (RULES §3–§7), over every unseen card.
 
     Its ``ev`` equals the option's EV. Exchanges are counted as their EVs are, by groups of
     outcomes (``_dealer.solve(..., results=True)``).
@@ -501,7 +507,7 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
     if action.kind == "fold":
         return Returns({-1: 1}, 1, 0, 0, 0, 0, 0)
     if action.kind == "bet":
-        raw = _kernel(hand, up_card, dead, rules, (), False)
+        raw = _kernel(hand, up_card, dead, rules, (), False, play=play)
         c = raw.bet.counts
         n, den = c.n, c.den
         strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
@@ -511,14 +517,16 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
         if action.kind == "sixth_card":
             if not rules.sixth_card:
                 raise _no_sixth_card(rules)
-            results = _kernel(hand, up_card, dead, rules, (), True, results=True, after=after).sixth_card_results
+            results = _kernel(hand, up_card, dead, rules, (), True, results=True, after=after,
+                              play=play).sixth_card_results
             assert results is not None
             folded, rows, n, den = results
             fee = rules.sixth_card_fee
         else:
             mask = _exchange_mask(hand, action, rules)
             k = len(action.throw)
-            raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, results=True, after=after)
+            raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, results=True, after=after,
+                          play=play)
             folded, rows, n, den = raw.exchange_results[mask]
             fee = rules.exchange_fees[k - 1]
     # by the final hands' P << 16 | the insurance the kernel takes
@@ -527,7 +535,7 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
     p, size = keys >> 16, keys & 0xFFFF
     outcomes = folded + int(counts[:, :4].sum()) // n
     return Returns.collect(outcomes * n * den, folded * n * den, np.ones(len(rows), np.int64), counts, p, size,
-                           den, kernel_rules(rules), rules.buy_game_fee, fee)
+                           den, kernel_rules(rules, play), rules.buy_game_fee, fee)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import numpy as np
 from .. import _brute
 from ..cards import Card
 from ..hand import STRENGTH_CATEGORY, strengths
+from ..play import BEST, Play
 from ..rules import Rules
 from . import hand as ref_hand
 
@@ -41,6 +42,7 @@ class _Outcomes:
     may_buy: bool
     pay: int                # a won showdown: 2P (+ the ante), uncapped
     rules: Rules
+    always: bool | None     # the player's rule of buying a game (Play.buys): None, where it gains
 
     def cap(self, x: int) -> int:
         """A payout of the box, at most the table's maximum (RULES §6)."""
@@ -49,15 +51,16 @@ class _Outcomes:
 
     def buys(self, size: int, draws: tuple[int, int, int]) -> tuple[bool, int]:
         """Whether the player insured for ``size`` buys a game for a dealer hand of these buy
-        draws (only when it beats taking the ante), and the hand's value over den."""
+        draws (where it beats taking the ante, or as the player's rule says), and the hand's
+        value over den."""
         take = self.cap(size + 1) * self.den
-        if not self.may_buy:
+        if not self.may_buy or self.always is False:
             return False, take
         w, t, lo = draws
         insured, fee = self.cap(size), self.rules.buy_game_fee
         buy = (w * (self.cap(size + self.pay) - fee) + (t + (self.den - w - t - lo)) * (insured - fee)
                + lo * (insured - fee - 3))
-        return (True, buy) if buy > take else (False, take)
+        return (True, buy) if buy > take or self.always else (False, take)
 
     def value(self, size: int) -> int:
         """Betting insured for ``size`` (0: not), every dealer hand and buy draw settled one
@@ -102,7 +105,7 @@ class _Outcomes:
         return dict(sorted(out.items()))
 
 
-def _outcomes(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules) -> _Outcomes:
+def _outcomes(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules, play: Play = BEST) -> _Outcomes:
     player = int(strengths([final])[0])
     qualifier = int(np.argmax(STRENGTH_CATEGORY >= rules.qualifier_category))
     may_buy = rules.buy_game and int(STRENGTH_CATEGORY[player]) >= 1
@@ -114,8 +117,9 @@ def _outcomes(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rule
     starts = np.flatnonzero(np.r_[True, changes]) if len(draws) else np.zeros(0, np.int64)
     times = np.diff(np.r_[starts, len(ordered)])
     kinds = {(int(w), int(t), int(lo)): int(k) for (w, t, lo), k in zip(ordered[starts].tolist(), times.tolist())}
-    pay = 2 * ref_hand.payout(final, rules) + (1 if rules.ante_on_win == "paid" else 0)
-    return _Outcomes(n, win, tie, lose, den, kinds, len(draws), may_buy, pay, rules)
+    p = ref_hand.payout(final, rules)
+    pay = 2 * p + (1 if rules.ante_on_win == "paid" else 0)
+    return _Outcomes(n, win, tie, lose, den, kinds, len(draws), may_buy, pay, rules, play.buys(p))
 
 
 def insurance_sizes(final: Sequence[Card], rules: Rules) -> list[int]:
@@ -129,31 +133,36 @@ def insurance_sizes(final: Sequence[Card], rules: Rules) -> list[int]:
     return [0, *range(low, high + 1)]
 
 
-def bet_values(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules) -> dict[str, Fraction]:
+def bet_values(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules,
+               play: Play = BEST) -> dict[str, Fraction]:
     """EV of betting a final hand: with the best insurance (every size tried, the smallest of
-    the best), without, one unit of insurance (while no payout reaches the table's maximum),
-    its size."""
-    o = _outcomes(final, up, deck, rules)
-    values = {size: o.value(size) for size in insurance_sizes(final, rules)}
-    size = max(values, key=lambda i: (values[i], -i))
+    the best) or the one ``play`` takes (none, or the most), without, one unit of insurance
+    (while no payout reaches the table's maximum), its size; each buy of a game where it gains
+    or as ``play`` says."""
+    o = _outcomes(final, up, deck, rules, play)
+    sizes = insurance_sizes(final, rules)
+    values = {size: o.value(size) for size in sizes}
+    insures = play.insures(ref_hand.payout(final, rules))
+    size = max(values, key=lambda i: (values[i], -i)) if insures is None else sizes[-1] if insures else 0
     tie_loses = o.tie if rules.insurance_on_tie == "lost" else 0
     return {"ev": Fraction(values[size], o.n * o.den), "no_insurance": Fraction(values[0], o.n * o.den),
             "unit": Fraction(o.nq - o.win - tie_loses, o.n), "size": Fraction(size), "p_no_game": Fraction(o.nq, o.n)}
 
 
-def situation(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules) -> tuple[int, ...]:
+def situation(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules,
+              play: Play = BEST) -> tuple[int, ...]:
     """The counts of betting a final hand as ``_dealer.situation`` gives them: (n, win, tie,
     lose, nq, buy excess uninsured, den, buys, buy_win, buy_tie, buy_lose, insurance,
-    insured excess), the buys' split with the best insurance, by literal enumeration."""
-    o = _outcomes(final, up, deck, rules)
-    size = int(bet_values(final, up, deck, rules)["size"])
+    insured excess), the buys' split with the insurance taken, by literal enumeration."""
+    o = _outcomes(final, up, deck, rules, play)
+    size = int(bet_values(final, up, deck, rules, play)["size"])
     excess, *split = o.bought(size)
     return (o.n, o.win, o.tie, o.lose, o.nq, o.bought(0)[0], o.den, *split, size, excess)
 
 
-def bet(hand: Sequence[Card], up: Card, rules: Rules, dead: Sequence[Card] = ()) -> Fraction:
+def bet(hand: Sequence[Card], up: Card, rules: Rules, dead: Sequence[Card] = (), play: Play = BEST) -> Fraction:
     """EV of betting the dealt hand at once."""
-    return bet_values(hand, up, unseen([*hand, up, *dead]), rules)["ev"]
+    return bet_values(hand, up, unseen([*hand, up, *dead]), rules, play)["ev"]
 
 
 #: a strategy card's decision after a draw: whether it bets this final hand (else it folds)
@@ -176,18 +185,18 @@ def _final(value: Fraction, final: Sequence[Card], forced: bool, after: After | 
 
 
 def sixth_card(hand: Sequence[Card], up: Card, rules: Rules, dead: Sequence[Card] = (),
-               after: After | None = None) -> Fraction:
+               after: After | None = None, play: Play = BEST) -> Fraction:
     """EV of buying a sixth card, then betting or folding (as ``after`` says, if given)."""
     deck = unseen([*hand, up, *dead])
     total = Fraction(0)
     for c in deck:
         rest = [x for x in deck if x != c]
-        total += _final(bet_values([*hand, c], up, rest, rules)["ev"], [*hand, c], False, after)
+        total += _final(bet_values([*hand, c], up, rest, rules, play)["ev"], [*hand, c], False, after)
     return -rules.sixth_card_fee + total / len(deck)
 
 
 def exchange(hand: Sequence[Card], up: Card, throw: Sequence[Card], rules: Rules,
-             dead: Sequence[Card] = (), after: After | None = None) -> Fraction:
+             dead: Sequence[Card] = (), after: After | None = None, play: Play = BEST) -> Fraction:
     """EV of exchanging the cards ``throw``, then betting or folding (as ``after`` says, if
     given; betting, if forced)."""
     kept = [c for c in hand if c not in throw]
@@ -198,23 +207,23 @@ def exchange(hand: Sequence[Card], up: Card, throw: Sequence[Card], rules: Rules
     count = 0
     for new in combinations(deck, k):
         rest = [x for x in deck if x not in new]
-        total += _final(bet_values([*kept, *new], up, rest, rules)["ev"], [*kept, *new], forced, after)
+        total += _final(bet_values([*kept, *new], up, rest, rules, play)["ev"], [*kept, *new], forced, after)
         count += 1
     return -rules.exchange_fees[k - 1] + total / count
 
 
 def bet_results(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules,
-                size: int | None = None) -> dict[int, int]:
+                size: int | None = None, play: Play = BEST) -> dict[int, int]:
     """Every net result of betting a final hand with its best insurance (``size``, if known:
     ``bet_values``'s) -> rounds, out of n * den: every dealer hand and every buy draw settled
     one by one."""
     if size is None:
-        size = int(bet_values(final, up, deck, rules)["size"])
-    return _outcomes(final, up, deck, rules).results(size)
+        size = int(bet_values(final, up, deck, rules, play)["size"])
+    return _outcomes(final, up, deck, rules, play).results(size)
 
 
 def option_results(hand: Sequence[Card], up: Card, rules: Rules, action: str, throw: Sequence[Card] = (),
-                   dead: Sequence[Card] = (), after: After | None = None) -> dict[int, Fraction]:
+                   dead: Sequence[Card] = (), after: After | None = None, play: Play = BEST) -> dict[int, Fraction]:
     """Every net result of an option (``fold``, ``bet``, ``sixth_card``, ``exchange`` of ``throw``)
     with its probability: each final hand bet or folded as its EV says (bet on a tie, or when
     the exchange forces it) or as ``after`` says, the fee taken."""
@@ -233,8 +242,8 @@ def option_results(hand: Sequence[Card], up: Card, rules: Rules, action: str, th
     total: dict[int, int] = {}
     rounds = 0
     for final, rest in finals:
-        values = bet_values(final, up, rest, rules)
-        bet = bet_results(final, up, rest, rules, int(values["size"]))
+        values = bet_values(final, up, rest, rules, play)
+        bet = bet_results(final, up, rest, rules, int(values["size"]), play)
         n = sum(bet.values())
         if not _bets(values["ev"], final, forced, after):
             bet = {-1: n}

@@ -35,6 +35,7 @@ from ..action import KINDS
 from ..cards import RANK_NAMES, format_cards
 from ..category import CATEGORIES, LABELS
 from ..errors import InputError
+from ..play import BEST, NEVER, Play
 from ..rules import Rules
 from . import after_draw
 from .hands import Seen
@@ -46,6 +47,7 @@ FIRST_ACTIONS = ("bet", "fold", "sixth_card", "exchange", "optimal")
 #: what ``except`` may leave out of ``optimal``
 EXCEPT = ("sixth_card",)
 SIXTH_CARD = KINDS.index("sixth_card")
+FOLD = KINDS.index("fold")
 _ORDINAL = ("", "highest", "second-highest", "third-highest", "fourth-highest", "lowest")
 
 
@@ -227,14 +229,30 @@ class Rule:
 @dataclass(frozen=True)
 class StrategyCard:
     """A strategy card: its name, the rules it is for (a preset's name or a rules file), the
-    rules of the first decision, in order, and those of the bet or fold after a draw (none: the
-    solver's decision, ``optimal``)."""
+    rules of the first decision, in order, those of the bet or fold after a draw (none: the
+    solver's decision, ``optimal``), and how it insures and buys a game (``play``; with the line
+    of the file that says so, ``play_lines``, 0 where it is left optimal)."""
 
     name: str
     rules: str
     first: tuple[Rule, ...]
     path: str
     after_draw: tuple[Rule, ...] = ()
+    play: Play = BEST
+    play_lines: tuple[int, int] = (0, 0)
+
+    def check_play(self, rules: Rules) -> None:
+        """A rule of insurance or buying a game the rules do not offer, or cannot count, is an
+        error naming its line."""
+        for line, stated, offered, what in ((self.play_lines[0], self.play.insure_from, rules.insurance, "insurance"),
+                                            (self.play_lines[1], self.play.buy_from, rules.buy_game,
+                                             "buying a game")):
+            if stated is not None and not offered:
+                raise InputError(f"strategy file {self.path}, line {line}: the rules {rules.name!r} offer no {what}")
+        try:
+            self.play.check(rules)
+        except InputError as exc:
+            raise InputError(f"strategy file {self.path}, line {max(self.play_lines)}: {exc}") from None
 
     @cached_property
     def after_table(self) -> np.ndarray | None:
@@ -316,10 +334,10 @@ def parse(text: str, path: str) -> StrategyCard:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"strategy file {path}: not valid TOML ({exc})") from None
-    unknown = set(data) - {"name", "rules", "first", "after_draw"}
+    unknown = set(data) - {"name", "rules", "first", "after_draw", *PLAY}
     if unknown:
         raise InputError(f"strategy file {path}: unknown key {sorted(unknown)[0]!r} (known: name, rules, first, "
-                         "after_draw)")
+                         "after_draw, insurance, buy_game)")
     if not isinstance(data.get("rules"), str) or not data["rules"]:
         raise InputError(f"strategy file {path}: it must say which rules it is for (rules = \"caribbean\", a preset "
                          "or a rules file)")
@@ -347,8 +365,10 @@ def parse(text: str, path: str) -> StrategyCard:
             raise InputError(f"{where}: {exc}") from None
         tests, words = _conditions(entry, where)
         rules.append(Rule(line, tests, words, action, keep, avoid))
+    (insure_from, insure_line), (buy_from, buy_line) = (_play(text, path, key, data.get(key)) for key in PLAY)
     card = StrategyCard(str(data.get("name") or Path(path).stem), data["rules"], tuple(rules), path,
-                        _after_draw(text, path, data.get("after_draw")))
+                        _after_draw(text, path, data.get("after_draw")), Play(insure_from, buy_from),
+                        (insure_line, buy_line))
     _ = card.after_table   # a final hand no rule decides is an error now, not in the check
     return card
 
@@ -403,6 +423,38 @@ def _after_draw(text: str, path: str, entries: Any) -> tuple[Rule, ...]:
         tests, words = _conditions(entry, where, after=True)
         rules.append(Rule(line, tests, words, entry["do"]))
     return tuple(rules)
+
+
+#: the later decisions of a bet a card may state: what each may do (the first, "the most" or
+#: "buy", may be limited to the hands that pay P >= k: ``pays_at_least``), and its words
+PLAY = {"insurance": (("never", "most", "optimal"), "insure"), "buy_game": (("never", "buy", "optimal"), "buy a game")}
+
+
+def _play(text: str, path: str, key: str, value: Any) -> tuple[int | None, int]:
+    """``insurance`` / ``buy_game``: "optimal" (or absent), "never", the most insurance / a game
+    bought whenever the dealer does not qualify ("most" / "buy"), as a word or as a table with
+    ``do`` and ``pays_at_least``: the ``Play`` threshold (None optimal) and the line it is on."""
+    lines = [n for n, raw in enumerate(text.splitlines(), 1)
+             if raw.strip().replace(" ", "") == f"[{key}]" or raw.strip().replace(" ", "").startswith(f"{key}=")]
+    line = lines[0] if lines else 0
+    where = f"strategy file {path}, line {line}" if line else f"strategy file {path}"
+    if value is None:
+        return None, 0
+    choices, _ = PLAY[key]
+    entry = value if isinstance(value, dict) else {"do": value}
+    extra = set(entry) - {"do", "pays_at_least"}
+    if extra:
+        raise InputError(f"{where}: unknown key {sorted(extra)[0]!r} ({key} has do and pays_at_least)")
+    do, least = entry.get("do"), entry.get("pays_at_least")
+    if do not in choices:
+        raise InputError(f"{where}: {key} must be one of {', '.join(choices)}, not {do!r}")
+    if least is not None and (do != choices[1] or not isinstance(least, int) or isinstance(least, bool)
+                              or least < 1):
+        raise InputError(f"{where}: pays_at_least goes with do = \"{choices[1]}\" and is a payout multiple "
+                         f"of 1 or more (the hand pays P to 1), not {least!r}")
+    if do == "optimal":
+        return None, line
+    return (NEVER if do == "never" else least or 0), line
 
 
 def shipped() -> dict[str, Path]:

@@ -5,9 +5,10 @@ resolved to the class's cards (``StrategyCard.codes``). Under rules without an e
 sixth card the bet of each class is counted exactly by the kernel (``report.class_counts``: its
 best insurance and buys included). Under rules with them, the rules' strategy table gives the
 best action of each class and optimal play's results, and the classes the card plays otherwise
-are played out both ways (``departing``); the later decisions (the insurance, buying a game, and
-the bet or fold after the draw unless the card states it: ``[[after_draw]]``) are the solver's;
-a card that states the bet or fold after the draw plays out every class where it draws. Either
+are played out both ways (``departing``); the later decisions (the bet or fold after the draw,
+the insurance, buying a game) are the solver's unless the card states them (``[[after_draw]]``,
+``insurance``, ``buy_game``): a card that states the bet or fold after the draw plays out every
+class where it draws, one that states its insurance or buys every class it does not fold. Either
 way the card's EV, its return table and its cost are exact, and the cost is the sum of what
 each class loses (checked against the difference of the two EVs).
 """
@@ -96,8 +97,13 @@ def check(card: StrategyCard, rules: Rules, jobs: int = 1, progress: Callable[[i
     results of optimal play counted, ``work`` the folder that keeps the departures' counts
     (``departing.work_root``), and ``returns=False`` for the EV alone (the departures' losses
     without their results: no return table, up to 3 times faster)."""
+    card.check_play(rules)
     if rules.draws:
         return _check_drawing(card, rules, jobs, progress, table, work, returns)
+    if not card.play.best:
+        raise InputError(f"strategy file {card.path}, line {max(card.play_lines)}: a card's own insurance or "
+                         "buying a game is counted under rules with an exchange or a sixth card; the rules "
+                         f"{rules.name!r} have neither (leave them optimal)")
     if card.after_draw:
         raise InputError(f"strategy file {card.path}, line {card.after_draw[0].line}: the rules {rules.name!r} have "
                          "no exchange and no sixth card, so no decision after a draw ([[after_draw]])")
@@ -123,7 +129,7 @@ def _check_drawing(card: StrategyCard, rules: Rules, jobs: int, progress: Callab
     seen = Seen.of(hands, ups)
     line = _decided(card, seen, hands, ups)
     played = card.codes(seen, line, rules, codes.best, codes.second)
-    moved = departures(rules, codes, played, jobs, progress, work, returns, card.after_table)
+    moved = departures(rules, codes, played, jobs, progress, work, returns, card.after_table, card.play)
     loss = np.zeros(len(played), np.int64)
     loss[moved.rows] = moved.loss
     pairs = N_DEALS * COMPLETIONS

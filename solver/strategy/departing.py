@@ -37,11 +37,12 @@ from ..deal import option_returns, option_values
 from ..errors import InputError
 from ..manifest import writable_directory, write_atomic
 from ..optimal import FIELDS, table_results, unit
+from ..play import BEST, Play
 from ..returns import Returns
 from ..rules import Rules
 from ..tables import Plan, Table, required
 from . import after_draw
-from .card import SIXTH_CARD
+from .card import FOLD, SIXTH_CARD
 from .kept import Shard, count_shards
 
 FORMAT = "rpoker strategy departures"
@@ -91,16 +92,18 @@ class Departures:
 
 
 def _digest(fingerprint: str, shard: int, rows: np.ndarray, played: np.ndarray, best: np.ndarray,
-            kind: str = FORMAT, after: np.ndarray | None = None) -> str:
+            kind: str = FORMAT, after: np.ndarray | None = None, play: Play = BEST) -> str:
     h = hashlib.sha256(f"{kind} {__version__} {fingerprint} {shard}".encode())
     for a in (rows, played, best):
         h.update(np.ascontiguousarray(a, np.int64).tobytes())
     if after is not None:
         h.update(b"after the draw" + np.ascontiguousarray(after, np.uint8).tobytes())
+    if not play.best:
+        h.update(f"insurance {play.insure_from} buying a game {play.buy_from}".encode())
     return h.hexdigest()[:24]
 
 
-BEST = "rpoker strategy best values"
+BEST_VALUES = "rpoker strategy best values"
 """The format of a shard's best actions' exact EVs, kept for the cards that state the bet or
 fold after a draw (each such class needs its best action counted apart)."""
 
@@ -117,7 +120,7 @@ def _read_best(path: Path | None, fingerprint: str, shard: int) -> dict[int, Fra
     try:
         data: dict[str, Any] = json.loads(path.read_text())
         sealed = data.pop("sha256")
-        if (data.get("format") != BEST or data.get("fingerprint") != fingerprint or data.get("shard") != shard
+        if (data.get("format") != BEST_VALUES or data.get("fingerprint") != fingerprint or data.get("shard") != shard
                 or _sealed(data) != sealed):
             return {}
         return {int(row): Fraction(ev) for row, ev in data["values"].items()}
@@ -126,22 +129,26 @@ def _read_best(path: Path | None, fingerprint: str, shard: int) -> dict[int, Fra
 
 
 def _write_best(path: Path, fingerprint: str, shard: int, values: dict[int, Fraction]) -> None:
-    payload = {"format": BEST, "version": __version__, "fingerprint": fingerprint, "shard": shard,
+    payload = {"format": BEST_VALUES, "version": __version__, "fingerprint": fingerprint, "shard": shard,
                "values": {str(row): str(ev) for row, ev in sorted(values.items())}}
     write_atomic(path, _writer(json.dumps({**payload, "sha256": _sealed(payload)}) + "\n"))
 
 
 def _played(hand: tuple[int, ...], up: int, played: int, best: int, rules: Rules,
-            after: np.ndarray | None, known: Fraction | None = None) -> tuple[Fraction, Fraction]:
+            after: np.ndarray | None, known: Fraction | None = None, play: Play = BEST) -> tuple[Fraction, Fraction]:
     """The exact EVs of a class's two actions: the card's (with its bet or fold after a draw,
-    ``after``: ``after_draw.bet_table``) and the best (optimal play throughout; ``known``:
-    counted before)."""
+    ``after``: ``after_draw.bet_table``, and its insurance and buys, ``play``) and the best
+    (optimal play throughout; ``known``: counted before)."""
     taken, skipped = Action.from_code(played, hand), Action.from_code(best, hand)
-    if after is None:
+    if after is None and play.best:
         a, b = option_values(hand, up, [taken, skipped], rules)
         return a, b
-    mine = option_values(hand, up, [taken], rules, after=after_draw.row(after, up, taken))[0]
+    mine = option_values(hand, up, [taken], rules, after=_row(after, up, taken), play=play)[0]
     return mine, known if known is not None else option_values(hand, up, [skipped], rules)[0]
+
+
+def _row(after: np.ndarray | None, up: int, action: Action) -> np.ndarray | None:
+    return after_draw.row(after, up, action) if after is not None else None
 
 
 def _sealed(payload: dict[str, Any]) -> str:
@@ -157,21 +164,23 @@ def _check_best(row: int, stored: float, counted: Fraction) -> None:
 
 def shard_losses(rules: Rules, fingerprint: str, shard: int, rows: np.ndarray, played: np.ndarray,
                  best: np.ndarray, best_ev: np.ndarray, after: np.ndarray | None = None,
-                 best_file: Path | None = None) -> dict[str, Any]:
+                 best_file: Path | None = None, play: Play = BEST) -> dict[str, Any]:
     """As ``shard_departures`` without the results: each departing class's loss alone, from the
-    exact EVs of both actions. With ``after``, the best actions' EVs are read from and added to
-    ``best_file`` (when given): another card's check counts only its own actions."""
+    exact EVs of both actions. With ``after`` or a player's ``play``, the best actions' EVs are
+    read from and added to ``best_file`` (when given): another card's check counts only its own
+    actions."""
     hands, ups, _ = enumerate_classes()
     big = unit(rules)
     loss = []
-    known = _read_best(best_file, fingerprint, shard) if after is not None else {}
+    apart = after is not None or not play.best      # the card's action counted apart from the best
+    known = _read_best(best_file, fingerprint, shard) if apart else {}
     counted = len(known)
     for i in rank_order(hands[rows], ups[rows]).tolist():
         row = int(rows[i])
         hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
-        taken, skipped = _played(hand, up, int(played[i]), int(best[i]), rules, after, known.get(row))
+        taken, skipped = _played(hand, up, int(played[i]), int(best[i]), rules, after, known.get(row), play)
         _check_best(row, float(best_ev[i]), skipped)
-        if after is not None:
+        if apart:
             known[row] = skipped
         lost = (skipped - taken) * big
         if lost.denominator != 1:
@@ -180,15 +189,17 @@ def shard_losses(rules: Rules, fingerprint: str, shard: int, rows: np.ndarray, p
     if best_file is not None and len(known) > counted:
         _write_best(best_file, fingerprint, shard, known)
     payload = {"format": VALUES, "fingerprint": fingerprint, "shard": shard, "unit": big,
-               "digest": _digest(fingerprint, shard, rows, played, best, VALUES, after), "rows": rows.tolist(),
+               "digest": _digest(fingerprint, shard, rows, played, best, VALUES, after, play), "rows": rows.tolist(),
                "loss": [x for _, x in sorted(loss)]}
     return {**payload, "sha256": _sealed(payload)}
 
 
 def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarray, played: np.ndarray,
-                     best: np.ndarray, best_ev: np.ndarray, after: np.ndarray | None = None) -> dict[str, Any]:
+                     best: np.ndarray, best_ev: np.ndarray, after: np.ndarray | None = None,
+                     play: Play = BEST) -> dict[str, Any]:
     """Play out the departing classes ``rows`` of one shard both ways: the card's action
-    (``played`` codes; then its bet or fold after a draw, ``after``, if it states it) and the best
+    (``played`` codes; then its bet or fold after a draw, ``after``, if it states it, and its
+    insurance and buys, ``play``) and the best
     (``best``, whose stored EV ``best_ev`` must be what it counts): the change of the results and
     each class's loss, as stored."""
     hands, ups, weights = enumerate_classes()
@@ -207,8 +218,7 @@ def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarra
         row = int(rows[i])
         hand, up, weight = tuple(int(c) for c in hands[row]), int(ups[row]), int(weights[row])
         action = Action.from_code(int(played[i]), hand)
-        taken = option_returns(hand, up, action, rules,
-                               after=after_draw.row(after, up, action) if after is not None else None)
+        taken = option_returns(hand, up, action, rules, after=_row(after, up, action), play=play)
         skipped = option_returns(hand, up, Action.from_code(int(best[i]), hand), rules)
         _check_best(row, float(best_ev[i]), skipped.ev)
         (scale_t, total_t), (scale_s, total_s) = scaled(taken), scaled(skipped)
@@ -219,7 +229,7 @@ def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarra
             for f in FIELDS:
                 fields[f] += getattr(r, f) * scale
     payload = {"format": FORMAT, "fingerprint": fingerprint, "shard": shard, "unit": big,
-               "digest": _digest(fingerprint, shard, rows, played, best, FORMAT, after), "rows": rows.tolist(),
+               "digest": _digest(fingerprint, shard, rows, played, best, FORMAT, after, play), "rows": rows.tolist(),
                "loss": loss.tolist(), "results": {str(x): k for x, k in sorted(results.items()) if k},
                "fields": fields}
     return {**payload, "sha256": _sealed(payload)}
@@ -245,28 +255,33 @@ def _keep(path: Path, data: dict[str, Any]) -> None:
     write_atomic(path, _writer(json.dumps(data) + "\n"))
 
 
-def departing(played: np.ndarray, best: np.ndarray, after_draw: bool) -> np.ndarray:
-    """The classes a check plays out: where the card's first action is not the best, and where
-    it draws (a sixth card or an exchange) when it states the bet or fold after the draw."""
+def departing(played: np.ndarray, best: np.ndarray, after_draw: bool, play: Play = BEST) -> np.ndarray:
+    """The classes a check plays out: where the card's first action is not the best; where it
+    draws (a sixth card or an exchange) when it states the bet or fold after the draw; and where
+    it bets at all (at once or after a draw: every class it does not fold) when it states its
+    insurance or buying a game."""
     out: np.ndarray = played != best
     if after_draw:
         out |= played >= SIXTH_CARD
+    if not play.best:
+        out |= played != FOLD
     return out
 
 
 def departures(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 1,
                progress: Callable[[int, int], None] | None = None, work: Path | None = None,
-               returns: bool = True, after: np.ndarray | None = None) -> Departures:
-    """Play out every class whose ``played`` code is not the best, and with ``after`` (the card's
-    bet or fold after a draw: ``after_draw.bet_table``) every class where the card draws, shard
-    by shard (``jobs`` workers), with the results when ``returns``, else their losses alone; the
-    shards' counts are kept in ``work`` (default ``work_root()``) as they finish."""
+               returns: bool = True, after: np.ndarray | None = None, play: Play = BEST) -> Departures:
+    """Play out every class whose ``played`` code is not the best, with ``after`` (the card's
+    bet or fold after a draw: ``after_draw.bet_table``) every class where the card draws, and
+    with a player's ``play`` (insurance, buying a game) every class it does not fold (``departing``),
+    shard by shard (``jobs`` workers), with the results when ``returns``, else their losses alone;
+    the shards' counts are kept in ``work`` (default ``work_root()``) as they finish."""
     import joblib
 
     table = codes.table
     folder = writable_directory((work or work_root()) / table.fingerprint, "strategy work")
     plan = Plan(table.manifest.shard_rows, ())
-    differ = departing(played, codes.best, after is not None)
+    differ = departing(played, codes.best, after is not None, play)
     kind, count = (FORMAT, shard_departures) if returns else (VALUES, shard_losses)
     shards: list[Shard[dict[str, Any]]] = []
     for s in range(plan.n_shards):
@@ -274,12 +289,13 @@ def departures(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 
         rows = span.start + np.flatnonzero(differ[span.start:span.stop])
         if not len(rows):
             continue
-        digest = _digest(table.fingerprint, s, rows, played[rows], codes.best[rows], kind, after)
+        digest = _digest(table.fingerprint, s, rows, played[rows], codes.best[rows], kind, after, play)
         path = folder / f"shard-{s:05d}-{digest}.json"
-        # the EV alone of a card with its bet or fold after a draw: the best actions' EVs kept
-        kept_best = (_best_file(folder, s),) if not returns and after is not None else ()
+        # the EV alone of a card with its own later decisions: the best actions' EVs kept
+        kept_best = _best_file(folder, s) if not returns and (after is not None or not play.best) else None
         task = joblib.delayed(count)(rules, table.fingerprint, s, rows, played[rows], codes.best[rows],
-                                     codes.best_ev[rows], after, *kept_best)
+                                     codes.best_ev[rows], after, **({"best_file": kept_best} if kept_best else {}),
+                                     play=play)
         shards.append(Shard(len(rows), partial(_cached, path, digest, kind), task, partial(_keep, path)))
     done = count_shards(shards, jobs, progress)
     rows = np.asarray([r for d in done for r in d["rows"]], np.int64)

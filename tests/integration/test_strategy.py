@@ -124,12 +124,33 @@ def test_the_up_card_against_the_pair():
      "line 4: thrown_matches_up must be true or false"),
     ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { thrown_matches_up = false }\ndo = "bet"',
      "no \\[\\[after_draw\\]\\] rule decides the final hand .* after throwing a card of its rank away"),
+    ('insurance = "always"\n[[first]]\ndo = "bet"', "line 2: insurance must be one of never, most, optimal"),
+    ('[[first]]\ndo = "bet"\n[buy_game]\ndo = "never"\npays_at_least = 2',
+     "line 4: pays_at_least goes with do = \"buy\""),
+    ('[[first]]\ndo = "bet"\n[insurance]\ndo = "most"\npays_at_least = 0', "line 4: pays_at_least .* not 0"),
+    ('[[first]]\ndo = "bet"\n[insurance]\ndo = "most"\nsize = 3', "line 4: unknown key 'size'"),
+    ('buy_game = "buy"\n[[first]]\ndo = "bet"', "line 2: the rules 'caribbean' offer no buying a game"),
 ])
 def test_a_bad_card_is_one_line_naming_its_place(tmp_path, counts, text, message):
     path = tmp_path / "bad.toml"
     path.write_text(f'rules = "caribbean"\n{text}\n')
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
         strategy.check(strategy.load(path), CARIBBEAN, counts=counts)
+
+
+def test_insurance_and_buying_a_game_as_the_card_says():
+    """``insurance`` and ``buy_game`` as a word or a table: the ``Play`` the kernel counts, the
+    line each is on, and their words; absent, the solver's."""
+    from solver.play import NEVER, Play
+
+    card = _card('insurance = "never"\n[[first]]\ndo = "bet"\n[buy_game]\ndo = "buy"\npays_at_least = 2\n')
+    assert card.play == Play(NEVER, 2) and card.play_lines == (2, 5)
+    assert card.play.describe() == "insurance: never; buying a game: always when P >= 2, else never"
+    assert _card('[[first]]\ndo = "bet"\n[insurance]\ndo = "most"').play == Play(0, None)
+    assert _card('buy_game = "optimal"\n[[first]]\ndo = "bet"').play.best
+    russian = strategy.parse('rules = "russian"\nbuy_game = "never"\n[[first]]\ndo = "bet"', "r.toml")
+    with pytest.raises(InputError, match="line 2: the rules .* set a table maximum payout"):
+        russian.check_play(rules.load("russian").replace(max_payout=100))
 
 
 AFTER_TEXT = ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { category = "pair", up_below = "group" }\ndo = "fold"'

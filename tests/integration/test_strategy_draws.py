@@ -193,6 +193,65 @@ def test_the_bet_after_a_draw_is_counted_exactly(codes, seen, tmp_path, monkeypa
     assert moved == -sum(int(weights[r]) * loss for r, loss in zip(rows.tolist(), data["loss"]))
 
 
+PLAYED = _card("""
+insurance = "never"
+[buy_game]
+do = "buy"
+pays_at_least = 2
+[[first]]
+when = { category = "pair" }
+do = "sixth_card"
+[[first]]
+when = { category = "ak" }
+do = "bet"
+[[first]]
+do = "optimal"
+[[after_draw]]
+when = { category = "pair+" }
+do = "bet"
+[[after_draw]]
+do = "fold"
+""")
+
+
+def test_the_insurance_and_buys_of_a_card_are_counted_exactly(codes, seen, tmp_path):
+    """A card that states its insurance and buying a game: every class it does not fold is
+    played out (a bet at once too, where it is the best first action: its loss is the later
+    decisions alone); each class's loss as solving the deal under the card's decisions gives it,
+    with and without the results, and the best EVs kept are read back."""
+    from solver.play import NEVER, Play
+
+    assert PLAYED.play == Play(NEVER, 2)
+    line = PLAYED.decide(seen)
+    played = PLAYED.codes(seen, line, RUSSIAN, codes.best, codes.second)
+    chosen = departing(played, codes.best, True, PLAYED.play)
+    assert (chosen == ((played != codes.best) | (played != 0))).all()
+    rng = random.Random(9)
+    bets = np.flatnonzero(chosen & (played == 1) & (played == codes.best) & (seen.category >= 3))
+    draws = np.flatnonzero(chosen & (played >= 2) & (played == codes.best))
+    other = np.flatnonzero(chosen & (played != codes.best))
+    rows = np.sort(np.asarray(rng.sample(bets.tolist(), 4) + rng.sample(draws.tolist(), 3)
+                              + rng.sample(other.tolist(), 3), np.int64))
+    table, play = PLAYED.after_table, PLAYED.play
+    args = (RUSSIAN, codes.table.fingerprint, 0, rows, played[rows], codes.best[rows], codes.best_ev[rows])
+    data = shard_departures(*args, after=table, play=play)
+    kept = tmp_path / "best.json"
+    alone = shard_losses(*args, after=table, best_file=kept, play=play)
+    assert alone["loss"] == data["loss"] == shard_losses(*args, after=table, best_file=kept, play=play)["loss"]
+    assert alone["digest"] != shard_losses(*args, after=table)["digest"]
+    hands, ups, weights = enumerate_classes()
+    big = unit(RUSSIAN)
+    for row, loss in zip(rows.tolist(), data["loss"]):
+        hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
+        action = Action.from_code(int(played[row]), hand)
+        taken = deal.option_values(hand, up, [action], RUSSIAN, after=after_draw.row(table, up, action), play=play)[0]
+        assert Fraction(loss, big) == deal.solve(hand, up).best.ev - taken
+    # the bets the best first action takes lose by the card's insurance and buys alone
+    assert all(x > 0 for r, x in zip(rows.tolist(), data["loss"]) if played[r] == 1)
+    moved = sum(int(x) * k for x, k in data["results"].items())
+    assert moved == -sum(int(weights[r]) * loss for r, loss in zip(rows.tolist(), data["loss"]))
+
+
 def test_departures_equal_literal_enumeration(codes, seen):
     """A card's change of the results in departing classes against the reference, which settles
     every card drawn, every dealer hand and every buy draw one by one (actions it is quick for:

@@ -1,0 +1,70 @@
+"""The player's later decisions when betting: insuring the hand and buying the dealer a game.
+
+The solver makes both as best play does: the insurance whose size gains most, a game bought for
+each dealer hand where buying beats taking the ante (it sees the dealer's cards). A person may
+follow a rule instead (a strategy card's ``[insurance]`` and ``[buy_game]``), read from the hand's
+payout multiple P alone: ``Play`` holds such rules, and the kernel counts any of them exactly
+(``deal.kernel_rules(rules, play)``).
+
+>>> Play().best, Play(insure_from=NEVER).best
+(True, False)
+>>> Play(insure_from=3, buy_from=2).describe()
+'insurance: the most when P >= 3, else none; buying a game: always when P >= 2, else never'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InputError
+from .rules import Rules
+
+NEVER = 1 << 30
+"""A payout multiple no hand reaches: ``Play(insure_from=NEVER)`` never insures."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """``insure_from``: None, the best insurance; k, the most insurance the rules allow with a
+    hand that pays P >= k (and may insure: RULES §6), none below. ``buy_from``: None, a game
+    bought where it beats taking the ante; k, a game bought for every dealer hand that does not
+    qualify when the hand pays P >= k (and may buy: AK or better, RULES §7), never below."""
+
+    insure_from: int | None = None
+    buy_from: int | None = None
+
+    @property
+    def best(self) -> bool:
+        """Both decisions as best play makes them."""
+        return self.insure_from is None and self.buy_from is None
+
+    def insures(self, p: int) -> bool | None:
+        """Whether a hand of payout multiple ``p`` takes the most insurance (None: the best)."""
+        return None if self.insure_from is None else p >= self.insure_from
+
+    def buys(self, p: int) -> bool | None:
+        """Whether a hand of payout multiple ``p`` buys a game whenever the dealer does not
+        qualify (None: where it gains)."""
+        return None if self.buy_from is None else p >= self.buy_from
+
+    def check(self, rules: Rules) -> None:
+        """A player's rule is counted only while no payout reaches a table maximum (the kernel
+        then values the insurance and the buy together: ``_bet.bet_capped``)."""
+        if not self.best and rules.max_payout is not None:
+            raise InputError(f"the rules {rules.name!r} set a table maximum payout: insurance and buying a game "
+                             "are counted only as best play makes them there (leave them optimal)")
+
+    def describe(self) -> str:
+        """The rules in words."""
+        def one(k: int | None, what: str, done: str) -> str:
+            if k is None:
+                return f"{what}: optimal"
+            if k >= NEVER:
+                return f"{what}: never"
+            return f"{what}: {done} when P >= {k}, else {'none' if what == 'insurance' else 'never'}" if k > 0 \
+                else f"{what}: {done}"
+        return f"{one(self.insure_from, 'insurance', 'the most')}; {one(self.buy_from, 'buying a game', 'always')}"
+
+
+BEST = Play()
+"""Both decisions as the solver makes them."""
