@@ -555,6 +555,10 @@ def strategy_derive(
                                              help="Rules with draws: the card states the bet or fold after a draw "
                                              "too (a few of its lines), as a person plays it; or leaves it to the "
                                              "solver (optimal; a check of the first decision alone).")] = True,
+    insurance_buy: Annotated[bool, typer.Option("--insurance-buy/--optimal-insurance-buy",
+                                                help="Rules with draws, insurance or buying a game: the card states "
+                                                "them too (a line each, read from what the hand pays), as a person "
+                                                "plays them; or leaves them to the solver (optimal).")] = True,
 ) -> None:
     """A strategy card of at most --lines rules, derived from optimal play and checked exactly.
 
@@ -570,7 +574,8 @@ def strategy_derive(
     # with draws: the cells' representatives solved, then each card's departures
     with _progress(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
         derived = strategy_mod.derive(r, lines, jobs, progress, curve=strategy_mod.CURVE if curve else (),
-                                      table=table, work=Path(work) if work else None, after_draw=after_draw)
+                                      table=table, work=Path(work) if work else None, after_draw=after_draw,
+                                      insurance_buy=insurance_buy)
     written = strategy_mod.write_derived(derived, lines, directory)
     typer.echo(written[1].read_text(), nl=False)
     _err.print(f"written: {', '.join(str(p) for p in written)}", highlight=False)

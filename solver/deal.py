@@ -403,13 +403,13 @@ def option_gains(hand: Sequence[Card], up_card: Card, action: Action, rules: Rul
 
 
 def add_gains(into: np.ndarray, hand: Sequence[Card], up_card: Card, action: Action, rules: Rules = DEFAULT,
-              weight: float = 1.0) -> None:
+              weight: float = 1.0, play: Play = BEST) -> None:
     """Add ``weight`` times the ``option_gains`` of a sixth card or an exchange, as floats per
     deal, into ``into`` (``N_STRENGTH`` float64 by final strength): their sum over many deals,
-    without a Python number per strength."""
+    without a Python number per strength; each bet insured and bought as ``play`` says."""
     if into.shape != (N_STRENGTH,) or into.dtype != np.float64 or not into.flags.c_contiguous:
         raise ValueError(f"into: {N_STRENGTH} contiguous float64, one per final strength")
-    _gains_kernel(tuple(hand), up_card, action, rules, (), gains_into=into, gains_weight=weight)
+    _gains_kernel(tuple(hand), up_card, action, rules, (), gains_into=into, gains_weight=weight, play=play)
 
 
 def _gains_kernel(hand: tuple[Card, ...], up_card: Card, action: Action, rules: Rules, dead: tuple[Card, ...],
@@ -451,17 +451,17 @@ def ranked(options: Sequence[Option]) -> tuple[Option, ...]:
     return tuple(options[key[-1]] for key in sorted(keys))
 
 
-def bet_counts(hands: np.ndarray, up_cards: np.ndarray, rules: Rules) -> np.ndarray:
+def bet_counts(hands: np.ndarray, up_cards: np.ndarray, rules: Rules, play: Play = BEST) -> np.ndarray:
     """Betting each dealt hand at once (no dead cards): int64 rows of ``BET_COLUMNS``: ``value``
-    the bet with its best insurance over n * den; the buys of a game split (``_dealer.situation``),
-    the insurance taken and the buy's excess with it.
+    the bet with its best insurance (or ``play``'s) over n * den; the buys of a game split
+    (``_dealer.situation``), the insurance taken and the buy's excess with it.
 
     The kernel takes the deals in rank order, so that deals of the same ranks share its work.
     """
     order = rank_order(hands, up_cards)
     part = np.zeros((len(hands), len(BET_COLUMNS)), np.int64)
-    _dealer.bet_counts(np.ascontiguousarray(hands[order]), np.ascontiguousarray(up_cards[order]), kernel_rules(rules),
-                       part)
+    _dealer.bet_counts(np.ascontiguousarray(hands[order]), np.ascontiguousarray(up_cards[order]),
+                       kernel_rules(rules, play), part)
     out = np.empty_like(part)
     out[order] = part
     return out

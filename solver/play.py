@@ -47,6 +47,12 @@ class Play:
         qualify (None: where it gains)."""
         return None if self.buy_from is None else p >= self.buy_from
 
+    @property
+    def key(self) -> bytes:
+        """What the counts kept under these rules are named by (empty for the best: the names
+        of counts kept before there were players' rules stay the same)."""
+        return b"" if self.best else f"insurance {self.insure_from} buying a game {self.buy_from}".encode()
+
     def check(self, rules: Rules) -> None:
         """A player's rule is counted only while no payout reaches a table maximum (the kernel
         then values the insurance and the buy together: ``_bet.bet_capped``)."""

@@ -98,8 +98,7 @@ def _digest(fingerprint: str, shard: int, rows: np.ndarray, played: np.ndarray, 
         h.update(np.ascontiguousarray(a, np.int64).tobytes())
     if after is not None:
         h.update(b"after the draw" + np.ascontiguousarray(after, np.uint8).tobytes())
-    if not play.best:
-        h.update(f"insurance {play.insure_from} buying a game {play.buy_from}".encode())
+    h.update(play.key)
     return h.hexdigest()[:24]
 
 

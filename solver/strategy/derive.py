@@ -43,8 +43,10 @@ from ..counts import BET
 from ..deal import bet_counts, option_values
 from ..errors import InputError
 from ..manifest import writable_directory, write_atomic
+from ..play import BEST, Play
 from ..report.counting import Counts, class_counts
 from ..rules import Rules
+from . import later_play
 from .after_draw import ACTIONS, final_hands
 from .card import StrategyCard, condition, parse
 from .check import CardCheck, check, ranked_classes
@@ -128,20 +130,24 @@ class Derived:
 
     @property
     def size(self) -> int:
-        """The card's lines, both decisions."""
-        return len(self.lines) + len(self.after)
+        """The card's lines: both decisions, its insurance and buying a game."""
+        return len(self.lines) + len(self.after) + later_play.lines(self.card.play)
 
 
 def _value(v: Any) -> str:
     return ("true" if v else "false") if isinstance(v, bool) else str(v) if isinstance(v, int) else f'"{v}"'
 
 
-def card_text(lines: tuple[Line, ...], rules: Rules, name: str, after: tuple[Line, ...] = ()) -> str:
-    """The card's TOML file: the first decision's ``lines``, then the bet or fold after a draw
-    (``after``; none: the solver's)."""
+def card_text(lines: tuple[Line, ...], rules: Rules, name: str, after: tuple[Line, ...] = (),
+              play: Play = BEST) -> str:
+    """The card's TOML file: its insurance and buying a game (``play``; the solver's where it
+    does not say), the first decision's ``lines``, then the bet or fold after a draw (``after``;
+    none: the solver's)."""
     out = [f"# Derived from optimal play by `rpoker strategy derive --rules {rules.name}`: "
-           f"{len(lines) + len(after)} lines, the", "# first rule that holds decides.", f'name = "{name}"',
-           f'rules = "{rules.name}"']
+           f"{len(lines) + len(after) + later_play.lines(play)} lines, the", "# first rule that holds decides.",
+           f'name = "{name}"', f'rules = "{rules.name}"']
+    if not play.best:
+        out += ["", *later_play.toml(play)]
     for table, block in (("first", lines), ("after_draw", after)):
         for line in block:
             out += ["", f"[[{table}]]"]
@@ -622,12 +628,14 @@ def _after_draw(gains: np.ndarray, sizes: range) -> dict[int, tuple[tuple[Line, 
 
 def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
            counts: Counts | None = None, curve: tuple[int, ...] = (), table: str | Path | None = None,
-           work: Path | None = None, after_draw: bool = True) -> list[Derived]:
+           work: Path | None = None, after_draw: bool = True, insurance_buy: bool = True) -> list[Derived]:
     """The derived card of at most ``most`` lines, and those of each size of ``curve``, each
     checked exactly (rules with draws: from their complete ``table``, the check's departures
     kept in ``work``, as ``check``). With draws and ``after_draw``, a card states the bet or
     fold after a draw too, in some of its lines (``after_draw_lines``: as many as lose least,
-    first decision and bet or fold together); else the solver decides it."""
+    first decision and bet or fold together); else the solver decides it. With draws and
+    ``insurance_buy``, it states its insurance and buying a game too, a line each
+    (``later_play``: where the rules offer them and set no table maximum)."""
     if not 2 <= most <= 200:
         raise InputError(f"--lines must be 2 to 200, not {most}")
     names = actions(rules)
@@ -635,12 +643,20 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     found: tuple[np.ndarray, np.ndarray] | None = None
     sizes = tuple(sorted({most, *curve}))
     stated = rules.draws and after_draw
-    first = {n - k for n in sizes for k in (after_draw_lines(n) if stated else (0,))}
+    play = BEST
     if rules.draws:
         codes = TableCodes.read(rules, table)
         hands, ups, weight = enumerate_classes()
+        if insurance_buy:
+            play = later_play.choose(rules, hands, ups, weight)
+    extra = later_play.lines(play)
+    if most - extra < 2:
+        raise InputError(f"--lines must leave 2 for the first decision after {extra} for the insurance and buying a "
+                         f"game, not {most}")
+    first = {n - extra - k for n in sizes for k in (after_draw_lines(n - extra) if stated else (0,))}
+    if rules.draws:
         seen = Seen.of(hands, ups)
-        bets = bet_counts(hands, ups, rules)
+        bets = bet_counts(hands, ups, rules, play)
         bet_ev = bets[:, BET["value"]] / (bets[:, BET["n"]] * bets[:, BET["den"]]).astype(np.float64)
         found = _cell_of(seen, True)
         values = representative_values(found[0], rules, codes, jobs, progress, work)
@@ -661,25 +677,25 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         """What each cell of the first decision's draws gains by a bet (``draw_gains``)."""
         alone = parse(card_text(lines, rules, rules.name), "first decision")
         return draw_gains(rules, codes, alone.codes(seen, alone.decide(seen), rules, codes.best, codes.second),
-                          jobs, progress, work)
+                          jobs, progress, work, play)
 
     for n in sizes:
-        chosen: tuple[Line, ...] = cards[n][0] if not stated else ()
+        chosen: tuple[Line, ...] = cards[n - extra][0] if not stated else ()
         later: tuple[Line, ...] = ()
         if stated:
             # the bet or fold after the draws of the first decision of the middle size, then the
             # split of the lines of least loss, its bet or fold from its own draws
-            split = after_draw_lines(n)
+            split = after_draw_lines(n - extra)
             middle = split[len(split) // 2]
-            stating = _after_draw(gains_of(cards[n - middle][0]), split)
-            k = min(split, key=lambda k: cards[n - k][1] / deals + stating[k][1])
-            chosen = cards[n - k][0]
+            stating = _after_draw(gains_of(cards[n - extra - middle][0]), split)
+            k = min(split, key=lambda k: cards[n - extra - k][1] / deals + stating[k][1])
+            chosen = cards[n - extra - k][0]
             later = stating[k][0] if k == middle else _after_draw(gains_of(chosen), range(k, k + 1))[k][0]
-        size = len(chosen) + len(later)
+        size = len(chosen) + len(later) + extra
         if out and size == out[-1].size:
             continue                          # no condition lowers the loss further
         name = f"{rules.name}: derived card of {size} lines"
-        text = card_text(chosen, rules, name, later)
+        text = card_text(chosen, rules, name, later, play)
         card = parse(text, f"{rules.name}-derived-{size}.toml")
         out.append(Derived(chosen, card, check(card, rules, jobs, progress, counts=c, table=table, work=work,
                                                returns=False), text, later))
@@ -704,6 +720,8 @@ def markdown(d: Derived, curve: list[Derived], most: int) -> str:
         out += [f"{i}. {rule.words()}" for i, rule in enumerate(d.card.after_draw, len(d.card.first) + 1)]
     elif c.rules.draws:
         out += ["", "After an exchange or a sixth card, bet or fold as the solver does (optimal)."]
+    if not d.card.play.best:
+        out += ["", f"Every bet, at once or after a draw: {d.card.play.describe()} (P: what the hand pays to 1)."]
     if d.size < most:
         out += ["", f"The search stops at {d.size} of the {most} lines allowed: no split it finds both sorts "
                     "the deals further and fits in the lines left."]

@@ -30,6 +30,7 @@ from ..classes import N_DEALS, enumerate_classes, rank_order
 from ..deal import add_gains
 from ..hand import N_STRENGTH
 from ..manifest import writable_directory
+from ..play import BEST, Play
 from ..rules import Rules
 from ..tables import Plan
 from .after_draw import thrown_matches
@@ -42,24 +43,26 @@ SHAPE = (2, 13, N_STRENGTH)
 final hand's strength (``after_draw.bet_table``'s)."""
 
 
-def _shard_gains(rules: Rules, rows: np.ndarray, played: np.ndarray) -> np.ndarray:
+def _shard_gains(rules: Rules, rows: np.ndarray, played: np.ndarray, play: Play = BEST) -> np.ndarray:
     """The gains of the classes ``rows`` whose card draws (table codes ``played``), each times
-    its deals, summed by cell (``SHAPE``)."""
+    its deals, summed by cell (``SHAPE``), each bet insured and bought as ``play`` says."""
     hands, ups, weight = enumerate_classes()
     out = np.zeros(SHAPE)
     for i in rank_order(hands[rows], ups[rows]).tolist():    # deals of the same ranks share the store
         row = int(rows[i])
         hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
         action = Action.from_code(int(played[i]), hand)
-        add_gains(out[thrown_matches(up, action), up >> 2], hand, up, action, rules, float(weight[row]))
+        add_gains(out[thrown_matches(up, action), up >> 2], hand, up, action, rules, float(weight[row]), play)
     return out
 
 
 def draw_gains(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 1,
-               progress: Callable[[int, int], None] | None = None, work: Path | None = None) -> np.ndarray:
+               progress: Callable[[int, int], None] | None = None, work: Path | None = None,
+               play: Play = BEST) -> np.ndarray:
     """By cell (``SHAPE``), what betting the final hands of the draws of a first decision adds
     over folding them, in antes per deal of the cycle: the classes (rows of the rules' complete
-    table ``codes``) play their ``played`` codes, counted by ``jobs`` workers, shard by shard."""
+    table ``codes``) play their ``played`` codes, counted by ``jobs`` workers, shard by shard;
+    each bet insured and bought as ``play`` says."""
     import joblib
 
     table = codes.table
@@ -75,9 +78,10 @@ def draw_gains(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 
         h = hashlib.sha256(f"rpoker strategy draw gains {__version__} {table.fingerprint} {s}".encode())
         for a in (rows, played[rows]):
             h.update(np.ascontiguousarray(a, np.int64).tobytes())
+        h.update(play.key)
         path = folder / f"gains-{s:05d}-{h.hexdigest()[:24]}.npy"
         shards.append(Shard(len(rows), partial(read_sealed, path, SHAPE),
-                            joblib.delayed(_shard_gains)(rules, rows, played[rows]), partial(write_sealed, path)))
+                            joblib.delayed(_shard_gains)(rules, rows, played[rows], play), partial(write_sealed, path)))
     total = np.zeros(SHAPE)
     for got in count_shards(shards, jobs, progress):
         total += got

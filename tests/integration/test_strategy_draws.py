@@ -315,6 +315,40 @@ def test_what_a_derived_card_s_actions_lose(codes, seen):
     card = strategy.parse(derive.card_text(lines, RUSSIAN, "t", after), "t.toml")
     assert [r.words() for r in card.after_draw] == ["pair or better: bet", "any hand: fold"]
     assert [r.words() for r in card.first][0] == "4 or more cards to a flush: keep flush"
+    from solver.play import NEVER, Play
+
+    for play in (Play(NEVER, 4), Play(3, NEVER), Play(2, 5), Play(None, 1)):
+        card = strategy.parse(derive.card_text(lines, RUSSIAN, "t", after, play), "t.toml")
+        assert card.play == play and len(card.after_draw) == 2 and len(card.first) == 3
+
+
+def test_the_insurance_and_buys_a_derived_card_states():
+    """``later_play``: the threshold of P from which doing it gains most over never (none when
+    nothing does), and, over a sample of classes, a choice no other threshold beats on them."""
+    from solver.play import NEVER, Play
+    from solver.strategy import later_play
+
+    p = np.asarray([1, 2, 3, 4, 5, 5])
+    assert later_play._threshold(np.asarray([-1.0, -2, -0.5, 3, 1, -0.2]), p) == 4
+    assert later_play._threshold(np.asarray([-1.0, -2, -0.5, -3, -1, -0.2]), p) == NEVER
+    assert later_play._threshold(np.asarray([1.0, 2, 0.5, 3, 1, 0.2]), p) == 1
+    hands, ups, weight = enumerate_classes()
+    rows = np.asarray(random.Random(4).sample(range(len(hands)), 40_000))
+    play = later_play.choose(RUSSIAN, hands[rows], ups[rows], weight[rows])
+    assert play.insure_from is not None and play.buy_from is not None and play.buy_from < NEVER
+    assert later_play.lines(play) == 2 and later_play.choose(rules.load("caribbean"), hands[:9], ups[:9],
+                                                             weight[:9]).best
+
+    def total(candidate: Play) -> float:
+        from solver.counts import BET
+
+        c = deal.bet_counts(hands[rows], ups[rows], RUSSIAN, candidate)
+        return float((c[:, BET["value"]] / (c[:, BET["n"]] * c[:, BET["den"]]) * weight[rows]).sum())
+
+    chosen = total(play)
+    for other in (Play(play.insure_from, NEVER), Play(play.insure_from, 1), Play(play.insure_from, play.buy_from + 1),
+                  Play(play.insure_from, max(1, play.buy_from - 1))):
+        assert chosen >= total(other) - 1e-9
 
 
 def test_the_representatives_losses_are_exact(codes, seen, tmp_path, monkeypatch):
