@@ -62,14 +62,21 @@ class Play:
 
     def describe(self) -> str:
         """The rules in words."""
-        def one(k: int | None, what: str, done: str) -> str:
+        return "; ".join(self.words())
+
+    def words(self, stated: bool = False) -> list[str]:
+        """Each rule in words (``stated``: those that are not the solver's alone)."""
+        out = []
+        for k, what, done, otherwise in ((self.insure_from, "insurance", "the most", "none"),
+                                         (self.buy_from, "buying a game", "always", "never")):
             if k is None:
-                return f"{what}: optimal"
-            if k >= NEVER:
-                return f"{what}: never"
-            return f"{what}: {done} when P >= {k}, else {'none' if what == 'insurance' else 'never'}" if k > 0 \
-                else f"{what}: {done}"
-        return f"{one(self.insure_from, 'insurance', 'the most')}; {one(self.buy_from, 'buying a game', 'always')}"
+                if not stated:
+                    out.append(f"{what}: optimal")
+            elif k >= NEVER:
+                out.append(f"{what}: never")
+            else:
+                out.append(f"{what}: {done} when P >= {k}, else {otherwise}" if k > 0 else f"{what}: {done}")
+        return out
 
 
 BEST = Play()

@@ -55,6 +55,7 @@ from .draw_gains import draw_gains
 from .hands import Seen
 from .keep import NO_HAND, Keep, rank_set
 from .kept import read_sealed, write_sealed
+from .rendering import later_words
 
 #: the cards' sizes of the cost curve
 CURVE = (5, 10, 20, 40)
@@ -715,13 +716,17 @@ def markdown(d: Derived, curve: list[Derived], most: int) -> str:
         out.append(f"{i}. {rule.words()}")
     if d.card.after_draw:
         out += ["", "After an exchange or a sixth card, bet or fold the final hand (its five cards that play); the "
-                    f"first rule that holds decides (of the cost, {float(c.after_draw_cost) * 100:.6f} % is lost "
-                    "here where the first action is the best):", ""]
+                    "first rule that holds decides:", ""]
         out += [f"{i}. {rule.words()}" for i, rule in enumerate(d.card.after_draw, len(d.card.first) + 1)]
     elif c.rules.draws:
         out += ["", "After an exchange or a sixth card, bet or fold as the solver does (optimal)."]
     if not d.card.play.best:
-        out += ["", f"Every bet, at once or after a draw: {d.card.play.describe()} (P: what the hand pays to 1)."]
+        out += ["", "Every bet, at once or after a draw (P: what the hand pays to 1):", ""]
+        out += [f"{i}. {words}" for i, words in enumerate(d.card.play.words(stated=True),
+                                                         len(d.card.first) + len(d.card.after_draw) + 1)]
+    if d.card.after_draw or not d.card.play.best:
+        out += ["", f"Of the cost, {float(c.after_draw_cost) * 100:.6f} % is lost by {later_words(c)} where the "
+                    "first action is the best."]
     if d.size < most:
         out += ["", f"The search stops at {d.size} of the {most} lines allowed: no split it finds both sorts "
                     "the deals further and fits in the lines left."]

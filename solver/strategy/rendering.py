@@ -27,8 +27,8 @@ def to_text(c: CardCheck) -> str:
              f"optimal play    {float(o.ev):+.9f}   (house edge {float(-o.ev) * 100:.6f} %)",
              f"cost            {float(c.cost):.9f} per ante ({float(c.cost) * 100:.6f} % of the ante)",
              f"first action not the best in {c.differ:,} of {N_DEALS:,} deals ({c.differ / N_DEALS * 100:.4f} %)"]
-    if c.card.after_draw:
-        lines.append(f"of the cost, the bet or fold after the draw where the first action is the best: "
+    if c.card.after_draw or not c.card.play.best:
+        lines.append(f"of the cost, {later_words(c)} where the first action is the best: "
                      f"{float(c.after_draw_cost):.9f}")
     if p is not None:
         lines.append(f"bet rate {float(p.bet_rate) * 100:.4f} %, element of risk "
@@ -56,6 +56,13 @@ def to_text(c: CardCheck) -> str:
         lines += ["", "return table (net result: probability):"]
         lines += [f"  {r:+d}: {float(p.probability(k)):.12f}" for r, k in p.results.items()]
     return "\n".join(lines) + "\n"
+
+
+def later_words(c: CardCheck) -> str:
+    """What the card decides after its first action, in words (what ``after_draw_cost`` is lost by)."""
+    stated = [w for w, on in (("the bet or fold after the draw", bool(c.card.after_draw)),
+                              ("the insurance and buying a game", not c.card.play.best)) if on]
+    return " and ".join(stated)
 
 
 def to_json(c: CardCheck) -> dict[str, Any]:
