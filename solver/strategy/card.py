@@ -425,9 +425,9 @@ def _after_draw(text: str, path: str, entries: Any) -> tuple[Rule, ...]:
     return tuple(rules)
 
 
-#: the later decisions of a bet a card may state: what each may do (the first, "the most" or
-#: "buy", may be limited to the hands that pay P >= k: ``pays_at_least``), and its words
-PLAY = {"insurance": (("never", "most", "optimal"), "insure"), "buy_game": (("never", "buy", "optimal"), "buy a game")}
+#: the later decisions of a bet a card may state, and what each may do (the second, "the most"
+#: or "buy", may be limited to the hands that pay P >= k: ``pays_at_least``)
+PLAY = {"insurance": ("never", "most", "optimal"), "buy_game": ("never", "buy", "optimal")}
 
 
 def _play(text: str, path: str, key: str, value: Any) -> tuple[int | None, int]:
@@ -440,7 +440,7 @@ def _play(text: str, path: str, key: str, value: Any) -> tuple[int | None, int]:
     where = f"strategy file {path}, line {line}" if line else f"strategy file {path}"
     if value is None:
         return None, 0
-    choices, _ = PLAY[key]
+    choices = PLAY[key]
     entry = value if isinstance(value, dict) else {"do": value}
     extra = set(entry) - {"do", "pays_at_least"}
     if extra:
