@@ -6,7 +6,8 @@
 payouts by strength, and shows them to Python by name.
 """
 import numpy as np
-from libc.stdint cimport int64_t
+import hashlib
+from libc.stdint cimport int64_t, uint64_t
 from solver._eval cimport N_STRENGTH
 from solver._settle cimport Settings, win_pay
 
@@ -22,7 +23,7 @@ cdef class KernelRules:
     def __init__(self, *, int qualifier, int win_extra, bint buy_on, int buy_fee, int redraws, int buy_from,
                  int insurance_from, int insurance_max, int insurance_min, bint tie_loses, int64_t max_payout,
                  p5, paytable, bint second_combination, bint new_rank, tuple forced_counts,
-                 int insure_policy=-1, int buy_policy=-1):
+                 int insure_policy=-1, int buy_policy=-1, insure_table=None):
         self.st.qualifier = qualifier
         self.st.win_extra = win_extra
         self.st.buy_on = buy_on
@@ -36,6 +37,15 @@ cdef class KernelRules:
         self.st.max_payout = max_payout
         self.st.insure_policy = insure_policy
         self.st.buy_policy = buy_policy
+        self.st.insure_table = NULL
+        self.st.insure_key = 0
+        self._insure_table = None
+        if insure_table is not None:
+            if insure_policy < 0 or len(insure_table) != N_STRENGTH:
+                raise ValueError(f"insure_table: one entry per final strength ({N_STRENGTH}), with an insure_policy")
+            self._insure_table = bytes(insure_table)
+            self.st.insure_table = <const unsigned char*> <char*> self._insure_table
+            self.st.insure_key = int.from_bytes(hashlib.sha256(self._insure_table).digest()[:8], "little")
         self._p5 = np.array(p5, np.int32)
         self._paytable = np.array(paytable, np.int32)
         if self._p5.shape != (N_STRENGTH,):
@@ -114,6 +124,11 @@ cdef class KernelRules:
         qualify from P >= k on, never below."""
         return self.st.buy_policy
 
+    @property
+    def insure_table(self) -> bytes | None:
+        """With ``insure_policy``: the final strengths that insure (1) or not (0)."""
+        return self._insure_table
+
     def win_pay(self, int p) -> int:
         """What a won showdown pays the bet of a hand of payout multiple p: 2P (+ the ante), at
         most the table's maximum."""
@@ -124,10 +139,10 @@ cdef class KernelRules:
         return {name: int(getattr(self, name)) for name in _FIELDS}
 
     def __reduce__(self):
-        return _rebuild, (self.settings(), self._p5, self._paytable, self.second_combination, self.new_rank,
-                          self.forced_counts)
+        return _rebuild, (self.settings(), self._insure_table, self._p5, self._paytable, self.second_combination,
+                          self.new_rank, self.forced_counts)
 
 
-def _rebuild(settings, p5, paytable, second_combination, new_rank, forced_counts):
-    return KernelRules(**settings, p5=p5, paytable=paytable, second_combination=second_combination,
-                       new_rank=new_rank, forced_counts=forced_counts)
+def _rebuild(settings, insure_table, p5, paytable, second_combination, new_rank, forced_counts):
+    return KernelRules(**settings, insure_table=insure_table, p5=p5, paytable=paytable,
+                       second_combination=second_combination, new_rank=new_rank, forced_counts=forced_counts)

@@ -1,7 +1,7 @@
 # What the solver kernels share: the settings in force, the settlement of one showdown, and the
 # rules of buying a game, of insurance and of the table maximum as the counting kernel applies
 # them (the literal reference, _brute and solver.reference, decides them on its own).
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 
 cdef struct Settings:
     int qualifier          # lowest dealer strength that qualifies
@@ -20,6 +20,10 @@ cdef struct Settings:
     # a game bought for every dealer hand that does not qualify), never below
     int insure_policy
     int buy_policy
+    # and, with it, the hands that insure by final strength (1 the most, 0 none; NULL: by P
+    # alone), named by insure_key so that the store never takes one table for another
+    const uint8_t* insure_table
+    uint64_t insure_key
 
 cdef class KernelRules:
     # the Settings and the payouts of one set of rules, built once (``deal.kernel_rules``)
@@ -31,6 +35,7 @@ cdef class KernelRules:
     cdef readonly tuple forced_counts     # exchanges after which the bet is forced
     cdef object _p5
     cdef object _paytable
+    cdef object _insure_table
 
 
 cdef inline int64_t win_pay(const Settings* st, int p) noexcept nogil:
@@ -95,5 +100,5 @@ cdef inline bint insures(const Settings* st, int player, int p, int64_t win, int
     if not may_insure(st, player, p):
         return False
     if st.insure_policy >= 0:
-        return p >= st.insure_policy
+        return p >= st.insure_policy and (st.insure_table == NULL or st.insure_table[player] != 0)
     return nq - win - (tie if st.tie_loses else 0) > 0

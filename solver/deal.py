@@ -64,10 +64,11 @@ NO_MAXIMUM = 1 << 40
 
 
 @cache
-def kernel_rules(rules: Rules, play: Play = BEST) -> KernelRules:
+def kernel_rules(rules: Rules, play: Play = BEST, up_rank: int = 0) -> KernelRules:
     """The rules as the kernel applies them, built once per ``Rules``: the one place where each
     rule setting becomes the kernel's (strengths where a rule starts, limits in antes, payouts);
-    with ``play``, the player's rules of insurance and buying a game instead of the best.
+    with ``play``, the player's rules of insurance and buying a game instead of the best (against
+    an up-card of rank ``up_rank``, where its insurance reads it: ``play_rules``).
 
     >>> k = kernel_rules(DEFAULT)
     >>> k.qualifier == lowest_strength(AK), k.win_pay(1), k.max_payout == NO_MAXIMUM
@@ -93,7 +94,14 @@ def kernel_rules(rules: Rules, play: Play = BEST) -> KernelRules:
         forced_counts=tuple(rules.exchange_forces_bet),
         insure_policy=-1 if play.insure_from is None else play.insure_from,
         buy_policy=-1 if play.buy_from is None else play.buy_from,
+        insure_table=play.insure_row(up_rank),
     )
+
+
+def play_rules(rules: Rules, play: Play, up_card: Card) -> KernelRules:
+    """``kernel_rules`` of a deal of the up-card ``up_card``: one per up rank only where the
+    player's insurance reads it."""
+    return kernel_rules(rules, play, up_card >> 2 if play.insure_when is not None else 0)
 
 
 @dataclass(frozen=True)
@@ -200,7 +208,8 @@ def _check_final(final: Sequence[Card], thrown: Sequence[Card], rules: Rules) ->
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
             sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF,
             results: bool = False, after: np.ndarray | None = None, play: Play = BEST, **gains: Any) -> Solved:
-    return _dealer.solve(np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8), kernel_rules(rules, play),
+    return _dealer.solve(np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8),
+                         play_rules(rules, play, up_card),
                          tuple(counts), sixth, bound_counts=tuple(bound_counts), wanted=wanted, results=results,
                          after=_after(after), **gains)
 
@@ -458,12 +467,17 @@ def bet_counts(hands: np.ndarray, up_cards: np.ndarray, rules: Rules, play: Play
 
     The kernel takes the deals in rank order, so that deals of the same ranks share its work.
     """
-    order = rank_order(hands, up_cards)
-    part = np.zeros((len(hands), len(BET_COLUMNS)), np.int64)
-    _dealer.bet_counts(np.ascontiguousarray(hands[order]), np.ascontiguousarray(up_cards[order]),
-                       kernel_rules(rules, play), part)
-    out = np.empty_like(part)
-    out[order] = part
+    out = np.empty((len(hands), len(BET_COLUMNS)), np.int64)
+    # a player's insurance that reads the up-card: the deals of each up rank apart
+    groups = [np.arange(len(hands))] if play.insure_when is None else [
+        np.flatnonzero(up_cards >> 2 == r) for r in range(13)]
+    for rows in groups:
+        order = rows[rank_order(hands[rows], up_cards[rows])]
+        part = np.zeros((len(order), len(BET_COLUMNS)), np.int64)
+        _dealer.bet_counts(np.ascontiguousarray(hands[order]), np.ascontiguousarray(up_cards[order]),
+                           play_rules(rules, play, int(up_cards[order[0]])) if len(order) else kernel_rules(rules),
+                           part)
+        out[order] = part
     return out
 
 
@@ -535,7 +549,7 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
     p, size = keys >> 16, keys & 0xFFFF
     outcomes = folded + int(counts[:, :4].sum()) // n
     return Returns.collect(outcomes * n * den, folded * n * den, np.ones(len(rows), np.int64), counts, p, size,
-                           den, kernel_rules(rules, play), rules.buy_game_fee, fee)
+                           den, play_rules(rules, play, up_card), rules.buy_game_fee, fee)
 
 
 @dataclass(frozen=True)

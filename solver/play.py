@@ -14,6 +14,7 @@ payout multiple P alone: ``Play`` holds such rules, and the kernel counts any of
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from .errors import InputError
@@ -32,15 +33,29 @@ class Play:
 
     insure_from: int | None = None
     buy_from: int | None = None
+    insure_when: bytes | None = None
+    """With ``insure_from``: where the card's ``[[insurance]]`` rules insure, by up-card rank and
+    final strength (13 × 7462 bytes, 1 the most, 0 none; None: every hand of P >= insure_from)."""
+
+    def insure_row(self, up_rank: int) -> bytes | None:
+        """``insure_when`` against an up-card of rank ``up_rank`` (by final strength)."""
+        if self.insure_when is None:
+            return None
+        n = len(self.insure_when) // 13
+        return self.insure_when[up_rank * n:(up_rank + 1) * n]
 
     @property
     def best(self) -> bool:
         """Both decisions as best play makes them."""
         return self.insure_from is None and self.buy_from is None
 
-    def insures(self, p: int) -> bool | None:
-        """Whether a hand of payout multiple ``p`` takes the most insurance (None: the best)."""
-        return None if self.insure_from is None else p >= self.insure_from
+    def insures(self, p: int, strength: int = 0, up_rank: int = 0) -> bool | None:
+        """Whether a final hand of payout multiple ``p`` (of strength ``strength``, against an
+        up-card of rank ``up_rank``) takes the most insurance (None: the best)."""
+        if self.insure_from is None:
+            return None
+        row = self.insure_row(up_rank)
+        return p >= self.insure_from and (row is None or row[strength] == 1)
 
     def buys(self, p: int) -> bool | None:
         """Whether a hand of payout multiple ``p`` buys a game whenever the dealer does not
@@ -51,7 +66,10 @@ class Play:
     def key(self) -> bytes:
         """What the counts kept under these rules are named by (empty for the best: the names
         of counts kept before there were players' rules stay the same)."""
-        return b"" if self.best else f"insurance {self.insure_from} buying a game {self.buy_from}".encode()
+        if self.best:
+            return b""
+        when = hashlib.sha256(self.insure_when).hexdigest() if self.insure_when is not None else ""
+        return f"insurance {self.insure_from} {when} buying a game {self.buy_from}".encode()
 
     def check(self, rules: Rules) -> None:
         """A player's rule is counted only while no payout reaches a table maximum (the kernel
@@ -75,7 +93,9 @@ class Play:
             elif k >= NEVER:
                 out.append(f"{what}: never")
             else:
-                out.append(f"{what}: {done} when P >= {k}, else {otherwise}" if k > 0 else f"{what}: {done}")
+                where = " where its rules say" if what == "insurance" and self.insure_when is not None else ""
+                out.append(f"{what}: {done}{where} when P >= {k}, else {otherwise}" if k > 0
+                           else f"{what}: {done}{where}")
         return out
 
 

@@ -142,7 +142,7 @@ def bet_values(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rul
     o = _outcomes(final, up, deck, rules, play)
     sizes = insurance_sizes(final, rules)
     values = {size: o.value(size) for size in sizes}
-    insures = play.insures(ref_hand.payout(final, rules))
+    insures = play.insures(ref_hand.payout(final, rules), int(strengths([final])[0]), up >> 2)
     size = max(values, key=lambda i: (values[i], -i)) if insures is None else sizes[-1] if insures else 0
     tie_loses = o.tie if rules.insurance_on_tie == "lost" else 0
     return {"ev": Fraction(values[size], o.n * o.den), "no_insurance": Fraction(values[0], o.n * o.den),

@@ -48,7 +48,7 @@ from ..hand import N_STRENGTH, strengths
 from .hands import Seen
 
 if TYPE_CHECKING:
-    from .card import StrategyCard
+    from .card import Rule, StrategyCard
 
 BET, FOLD = "bet", "fold"
 #: the actions of a final hand
@@ -76,21 +76,31 @@ def bet_table(card: StrategyCard) -> np.ndarray:
     decides) for every final strength against every up-card rank, after a draw that threw a card
     of the up-card's rank away or not: uint8 (2, 13, N_STRENGTH), indexed [thrown matching,
     up rank, strength], 1 bet, 0 fold. A final hand no rule decides is an error naming one."""
+    return rule_table(card.after_draw, BET, card.path, "after_draw", (False, True))
+
+
+def rule_table(rules: tuple[Rule, ...], yes: str, path: str, table: str, thrown: tuple[bool, ...]) -> np.ndarray:
+    """The decision of rules on a final hand (the first that holds decides; 1 where it is
+    ``yes``) for every final strength against every up-card rank, for each of ``thrown`` (a card
+    of the up-card's rank thrown away or not): uint8 (len(thrown), 13, N_STRENGTH). A final hand
+    no rule decides is an error naming one (``[[table]]`` of the file ``path``)."""
+    from .card import first_holding  # card reads this module
+
     hands = final_hands()
-    bets = np.asarray([rule.action == BET for rule in card.after_draw])
-    out = np.empty((2, 13, N_STRENGTH), np.uint8)
+    yeses = np.asarray([rule.action == yes for rule in rules])
+    out = np.empty((len(thrown), 13, N_STRENGTH), np.uint8)
     # the up-card's rank is all the rules read of it; a suit the hand may hold does not matter
     seen = Seen.of(hands, np.zeros(N_STRENGTH, np.uint8))
-    for thrown in (0, 1):
+    for t, flag in enumerate(thrown):
         for up in range(13):
-            line = card.decide_after(seen.facing(up, bool(thrown)))
+            line = first_holding(rules, seen.facing(up, flag))
             if (line < 0).any():
                 k = int(np.argmax(line < 0))
-                after = " after throwing a card of its rank away" if thrown else ""
-                raise InputError(f"strategy file {card.path}: no [[after_draw]] rule decides the final hand "
+                after = " after throwing a card of its rank away" if flag else ""
+                raise InputError(f"strategy file {path}: no [[{table}]] rule decides the final hand "
                                  f"{format_cards(hands[k].tolist())} against the up-card {RANK_NAMES[up]}{after}: "
                                  "end them with a rule without conditions")
-            out[thrown, up] = bets[line]
+            out[t, up] = yeses[line]
     return out
 
 

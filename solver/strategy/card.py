@@ -142,6 +142,8 @@ def condition(key: str, value: Any) -> tuple[Test, str]:
 
 #: conditions true or false: what of ``Seen`` they read, their words when true and when false
 FLAGS = {"up_matches": ("matches", "the up-card matches a card of the hand", "the up-card matches no card of the hand"),
+         "up_matches_group": ("up_group", "the up-card has the rank of the hand's pair (or more)",
+                              "the up-card has not the rank of the hand's pair (or more)"),
          "thrown_matches_up": ("thrown_up", "a card thrown away had the up-card's rank",
                                "no card thrown away had the up-card's rank")}
 #: the conditions of a final hand alone (``[[after_draw]]``): what the draw threw away
@@ -151,8 +153,8 @@ DRAWS = {"to_flush": (3, 5, "a flush"), "to_straight_flush": (3, 5, "a straight 
          "to_royal": (2, 5, "a royal flush")}
 STRAIGHT_DRAWS = {"open": ("an open-ended straight draw (or a straight)", 2, 13),
                   "inside": ("an inside straight draw", 1, 1), "any": ("four to a straight (or a straight)", 1, 13)}
-CONDITIONS = ("category", "up", "up_matches", "holds", "holds_all", "group", "at_least", "up_below", "up_above",
-              *DRAWS, "to_straight", *AFTER_DRAW_ONLY)
+CONDITIONS = ("category", "up", "up_matches", "up_matches_group", "holds", "holds_all", "group", "at_least",
+              "up_below", "up_above", *DRAWS, "to_straight", *AFTER_DRAW_ONLY)
 
 
 def _up_against(key: str, value: Any) -> tuple[Test, str]:
@@ -240,6 +242,7 @@ class StrategyCard:
     after_draw: tuple[Rule, ...] = ()
     play: Play = BEST
     play_lines: tuple[int, int] = (0, 0)
+    insurance: tuple[Rule, ...] = ()            # the [[insurance]] rules, when the card states them so
 
     def check_play(self, rules: Rules) -> None:
         """A rule of insurance or buying a game the rules do not offer, or cannot count, is an
@@ -263,11 +266,11 @@ class StrategyCard:
 
     def decide(self, seen: Seen) -> np.ndarray:
         """The index of the rule that decides each deal (the first that holds), -1 for none."""
-        return _first_holding(self.first, seen)
+        return first_holding(self.first, seen)
 
     def decide_after(self, seen: Seen) -> np.ndarray:
         """The index of the ``after_draw`` rule that decides each final hand, -1 for none."""
-        return _first_holding(self.after_draw, seen)
+        return first_holding(self.after_draw, seen)
 
     def codes(self, seen: Seen, line: np.ndarray, rules: Rules, best: np.ndarray,
               second: np.ndarray | None = None) -> np.ndarray:
@@ -316,7 +319,7 @@ class StrategyCard:
         return out
 
 
-def _first_holding(rules: tuple[Rule, ...], seen: Seen) -> np.ndarray:
+def first_holding(rules: tuple[Rule, ...], seen: Seen) -> np.ndarray:
     line = np.full(len(seen.up), -1, np.int64)
     for i, rule in enumerate(rules):
         line[(line < 0) & rule.holds(seen)] = i
@@ -365,10 +368,19 @@ def parse(text: str, path: str) -> StrategyCard:
             raise InputError(f"{where}: {exc}") from None
         tests, words = _conditions(entry, where)
         rules.append(Rule(line, tests, words, action, keep, avoid))
-    (insure_from, insure_line), (buy_from, buy_line) = (_play(text, path, key, data.get(key)) for key in PLAY)
+    insurance: tuple[Rule, ...] = ()
+    when: bytes | None = None
+    insure_from: int | None
+    if isinstance(data.get("insurance"), list):
+        insurance = _insurance_rules(text, path, data["insurance"])
+        when = after_draw.rule_table(insurance, "most", path, "insurance", (False,))[0].tobytes()
+        insure_from, insure_line = 0, insurance[0].line
+    else:
+        insure_from, insure_line = _play(text, path, "insurance", data.get("insurance"))
+    buy_from, buy_line = _play(text, path, "buy_game", data.get("buy_game"))
     card = StrategyCard(str(data.get("name") or Path(path).stem), data["rules"], tuple(rules), path,
-                        _after_draw(text, path, data.get("after_draw")), Play(insure_from, buy_from),
-                        (insure_line, buy_line))
+                        _after_draw(text, path, data.get("after_draw")), Play(insure_from, buy_from, when),
+                        (insure_line, buy_line), insurance)
     _ = card.after_table   # a final hand no rule decides is an error now, not in the check
     return card
 
@@ -420,6 +432,30 @@ def _after_draw(text: str, path: str, entries: Any) -> tuple[Rule, ...]:
         if entry.get("do") not in after_draw.ACTIONS:
             raise InputError(f"{where}: after the draw do must be one of {', '.join(after_draw.ACTIONS)}, "
                              f"not {entry.get('do')!r}")
+        tests, words = _conditions(entry, where, after=True)
+        rules.append(Rule(line, tests, words, entry["do"]))
+    return tuple(rules)
+
+
+#: what an [[insurance]] rule may do with a final hand that may insure
+INSURE = ("most", "none")
+
+
+def _insurance_rules(text: str, path: str, entries: list[Any]) -> tuple[Rule, ...]:
+    """``[[insurance]]``: insure the most or not, by the final hand and the up-card (the first
+    rule that holds decides; a hand of less than three of a kind never insures: RULES §6)."""
+    rules = []
+    for line, where, entry in _entries(text, path, "insurance", entries):
+        extra = set(entry) - {"when", "do"}
+        if extra:
+            raise InputError(f"{where}: unknown key {sorted(extra)[0]!r} (an insurance rule has when and do)")
+        if entry.get("do") not in INSURE:
+            raise InputError(f"{where}: an insurance rule's do must be one of {', '.join(INSURE)}, "
+                             f"not {entry.get('do')!r}")
+        when = entry.get("when", {})
+        if isinstance(when, dict) and set(when) & set(AFTER_DRAW_ONLY):
+            raise InputError(f"{where}: an insurance rule reads the final hand and the up-card, not "
+                             f"{sorted(set(when) & set(AFTER_DRAW_ONLY))[0]}")
         tests, words = _conditions(entry, where, after=True)
         rules.append(Rule(line, tests, words, entry["do"]))
     return tuple(rules)

@@ -724,6 +724,9 @@ def markdown(d: Derived, curve: list[Derived], most: int) -> str:
         out += ["", "Every bet, at once or after a draw (P: what the hand pays to 1):", ""]
         out += [f"{i}. {words}" for i, words in enumerate(d.card.play.words(stated=True),
                                                          len(d.card.first) + len(d.card.after_draw) + 1)]
+        if d.card.insurance:
+            out += ["", "Insure (three of a kind or better) as the first of these rules that holds says:", ""]
+            out += [f"- {rule.words()}" for rule in d.card.insurance]
     if d.card.after_draw or not d.card.play.best:
         out += ["", f"Of the cost, {float(c.after_draw_cost) * 100:.6f} % is lost by {later_words(c)} where the "
                     "first action is the best."]

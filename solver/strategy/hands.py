@@ -112,6 +112,12 @@ class Seen:
             out[rows, card & 3] |= 1 << (card >> 2)
         return out
 
+    @property
+    def up_group(self) -> np.ndarray:
+        """Whether the up-card has the rank of the hand's largest group (``group``)."""
+        out: np.ndarray = self.up == self.group
+        return out
+
     @cached_property
     def rank_mask(self) -> np.ndarray:
         """The ranks held, as a 13-bit mask."""

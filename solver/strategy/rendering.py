@@ -44,6 +44,9 @@ def to_text(c: CardCheck) -> str:
         lines += ["", "after an exchange or a sixth card: bet or fold as the solver does (optimal)"]
     lines += ["", f"when betting: {c.card.play.describe()}"
               + (" (the solver's: the best)" if c.card.play.best else "")]
+    if c.card.insurance:
+        lines += ["insurance, with three of a kind or better (line of the file: the final hand's rule):"]
+        lines += [f"  line {r.line:>3}  {r.words()}" for r in c.card.insurance]
     if c.departures:
         lines += ["", "costliest departures (hand, up-card: the card's action, the best; deals; loss per deal; "
                       "share of the cost):"]
@@ -77,6 +80,7 @@ def to_json(c: CardCheck) -> dict[str, Any]:
         "after_draw": [{"line": r.line, "rule": r.words()} for r in c.card.after_draw] or "optimal",
         "after_draw_cost_per_ante": frac(c.after_draw_cost),
         "when_betting": c.card.play.describe(),
+        "insurance": [{"line": r.line, "rule": r.words()} for r in c.card.insurance],
         "lines": [{"line": lc.rule.line, "rule": lc.rule.words(), "deals": lc.deals, "departures": lc.departures,
                    "cost_per_ante": frac(lc.cost)} for lc in c.lines],
         "departures": [{"hand": d.hand, "up": d.up, "action": d.action, "best": d.best, "deals": d.deals,

@@ -130,6 +130,12 @@ def test_the_up_card_against_the_pair():
     ('[[first]]\ndo = "bet"\n[insurance]\ndo = "most"\npays_at_least = 0', "line 4: pays_at_least .* not 0"),
     ('[[first]]\ndo = "bet"\n[insurance]\ndo = "most"\nsize = 3', "line 4: unknown key 'size'"),
     ('buy_game = "buy"\n[[first]]\ndo = "bet"', "line 2: the rules 'caribbean' offer no buying a game"),
+    ('[[first]]\ndo = "bet"\n[[insurance]]\ndo = "always"', "line 4: an insurance rule's do must be one of most"),
+    ('[[first]]\ndo = "bet"\n[[insurance]]\nwhen = { thrown_matches_up = true }\ndo = "most"',
+     "line 4: an insurance rule reads the final hand and the up-card, not thrown_matches_up"),
+    ('[[first]]\ndo = "bet"\n[[insurance]]\nwhen = { category = "full_house" }\ndo = "most"',
+     "no \\[\\[insurance\\]\\] rule decides the final hand"),
+    ('[[first]]\ndo = "bet"\n[[insurance]]\ndo = "most"', "line 4: the rules 'caribbean' offer no insurance"),
 ])
 def test_a_bad_card_is_one_line_naming_its_place(tmp_path, counts, text, message):
     path = tmp_path / "bad.toml"
@@ -151,6 +157,34 @@ def test_insurance_and_buying_a_game_as_the_card_says():
     russian = strategy.parse('rules = "russian"\nbuy_game = "never"\n[[first]]\ndo = "bet"', "r.toml")
     with pytest.raises(InputError, match="line 2: the rules .* set a table maximum payout"):
         russian.check_play(rules.load("russian").replace(max_payout=100))
+
+
+def test_insurance_rules_are_the_rules_on_every_final_hand():
+    """``[[insurance]]``: where the card insures, by up rank and final strength, is what its rules
+    say of each final hand itself (random hands, six-card hands by their best five)."""
+    from solver.hand import strengths
+
+    card = _card('[[first]]\ndo = "bet"\n[[insurance]]\nwhen = { category = "full_house+", up_matches = true }\n'
+                 'do = "most"\n[[insurance]]\nwhen = { category = "three_of_a_kind", up_matches_group = true }\n'
+                 'do = "most"\n[[insurance]]\nwhen = { up = "A" }\ndo = "most"\n[[insurance]]\ndo = "none"')
+    assert card.play.insure_from == 0 and card.play_lines[0] == 4 and len(card.insurance) == 4
+    rng = random.Random(8)
+    deals = [rng.sample(range(52), 6) for _ in range(2000)]
+    for _ in range(1000):       # three of a kind (and full houses), the up-card often of its rank
+        r = rng.randrange(13)
+        rest = rng.sample([c for c in range(52) if c >> 2 != r], 3)
+        up = 4 * r + 3 if rng.random() < 0.5 else rest[2]
+        paired = rest[0] ^ 1       # a full house when it is not the up-card
+        deals.append([4 * r, 4 * r + 1, 4 * r + 2, rest[0], paired if rng.random() < 0.2 and paired != up else rest[1],
+                      up])
+    hands = np.asarray([d[:5] for d in deals], np.uint8)
+    ups = np.asarray([d[5] for d in deals], np.uint8)
+    seen = strategy.Seen.of(hands, ups)
+    expected = np.asarray([card.insurance[i].action == "most" for i in strategy.card.first_holding(card.insurance,
+                                                                                                      seen)])
+    got = np.asarray([card.play.insure_row(int(u) >> 2)[s] == 1 for u, s in zip(ups, strengths(hands))])
+    assert (got == expected).all() and 0.1 < expected.mean() < 0.4
+    assert card.play.insures(7, int(strengths(hands[:1])[0]), int(ups[0]) >> 2) == expected[0]
 
 
 AFTER_TEXT = ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { category = "pair", up_below = "group" }\ndo = "fold"'

@@ -214,17 +214,46 @@ do = "fold"
 """)
 
 
-def test_the_insurance_and_buys_of_a_card_are_counted_exactly(codes, seen, tmp_path):
+INSURING = _card("""
+[buy_game]
+do = "buy"
+pays_at_least = 2
+[[first]]
+when = { category = "pair" }
+do = "sixth_card"
+[[first]]
+when = { category = "ak" }
+do = "bet"
+[[first]]
+do = "optimal"
+[[after_draw]]
+when = { category = "pair+" }
+do = "bet"
+[[after_draw]]
+do = "fold"
+[[insurance]]
+when = { category = "full_house+", up_matches = true }
+do = "most"
+[[insurance]]
+when = { category = "three_of_a_kind", up_matches_group = true }
+do = "most"
+[[insurance]]
+do = "none"
+""")
+
+
+@pytest.mark.parametrize("card", [PLAYED, INSURING], ids=["by P", "by the final hand"])
+def test_the_insurance_and_buys_of_a_card_are_counted_exactly(codes, seen, tmp_path, card):
     """A card that states its insurance and buying a game: every class it does not fold is
     played out (a bet at once too, where it is the best first action: its loss is the later
     decisions alone); each class's loss as solving the deal under the card's decisions gives it,
     with and without the results, and the best EVs kept are read back."""
     from solver.play import NEVER, Play
 
-    assert PLAYED.play == Play(NEVER, 2)
-    line = PLAYED.decide(seen)
-    played = PLAYED.codes(seen, line, RUSSIAN, codes.best, codes.second)
-    chosen = departing(played, codes.best, True, PLAYED.play)
+    assert PLAYED.play == Play(NEVER, 2) and INSURING.play.insure_from == 0 and INSURING.play.insure_when
+    line = card.decide(seen)
+    played = card.codes(seen, line, RUSSIAN, codes.best, codes.second)
+    chosen = departing(played, codes.best, True, card.play)
     assert (chosen == ((played != codes.best) | (played != 0))).all()
     rng = random.Random(9)
     bets = np.flatnonzero(chosen & (played == 1) & (played == codes.best) & (seen.category >= 3))
@@ -232,7 +261,7 @@ def test_the_insurance_and_buys_of_a_card_are_counted_exactly(codes, seen, tmp_p
     other = np.flatnonzero(chosen & (played != codes.best))
     rows = np.sort(np.asarray(rng.sample(bets.tolist(), 4) + rng.sample(draws.tolist(), 3)
                               + rng.sample(other.tolist(), 3), np.int64))
-    table, play = PLAYED.after_table, PLAYED.play
+    table, play = card.after_table, card.play
     args = (RUSSIAN, codes.table.fingerprint, 0, rows, played[rows], codes.best[rows], codes.best_ev[rows])
     data = shard_departures(*args, after=table, play=play)
     kept = tmp_path / "best.json"
