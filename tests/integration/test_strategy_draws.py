@@ -193,8 +193,8 @@ def test_the_bet_after_a_draw_is_counted_exactly(codes, seen, tmp_path, monkeypa
     assert moved == -sum(int(weights[r]) * loss for r, loss in zip(rows.tolist(), data["loss"]))
 
 
-PLAYED = _card("""
-insurance = "never"
+#: a card's first decision, bet or fold after the draw and buys, to which its insurance is added
+PLAYING = """
 [buy_game]
 do = "buy"
 pays_at_least = 2
@@ -211,26 +211,9 @@ when = { category = "pair+" }
 do = "bet"
 [[after_draw]]
 do = "fold"
-""")
-
-
-INSURING = _card("""
-[buy_game]
-do = "buy"
-pays_at_least = 2
-[[first]]
-when = { category = "pair" }
-do = "sixth_card"
-[[first]]
-when = { category = "ak" }
-do = "bet"
-[[first]]
-do = "optimal"
-[[after_draw]]
-when = { category = "pair+" }
-do = "bet"
-[[after_draw]]
-do = "fold"
+"""
+PLAYED = _card('insurance = "never"' + PLAYING)
+INSURING = _card(PLAYING + """
 [[insurance]]
 when = { category = "full_house+", up_matches = true }
 do = "most"
