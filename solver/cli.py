@@ -557,7 +557,8 @@ def strategy_derive(
                                              "solver (optimal; a check of the first decision alone).")] = True,
     insurance_buy: Annotated[bool, typer.Option("--insurance-buy/--optimal-insurance-buy",
                                                 help="Rules with draws, insurance or buying a game: the card states "
-                                                "them too (a line each, read from what the hand pays), as a person "
+                                                "them too (a line each, read from what the hand pays; the insurance "
+                                                "perhaps as rules on the final hand and the up-card), as a person "
                                                 "plays them; or leaves them to the solver (optimal).")] = True,
 ) -> None:
     """A strategy card of at most --lines rules, derived from optimal play and checked exactly.

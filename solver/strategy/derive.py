@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +47,8 @@ from ..play import BEST, Play
 from ..report.counting import Counts, class_counts
 from ..rules import Rules
 from . import later_play
-from .after_draw import ACTIONS, final_hands
-from .card import StrategyCard, condition, parse
+from .after_draw import ACTIONS, bet_table, final_hands
+from .card import INSURE, StrategyCard, condition, parse
 from .check import CardCheck, check, ranked_classes
 from .departing import TableCodes, work_root
 from .draw_gains import draw_gains
@@ -66,6 +66,8 @@ KEEPS = ("pair", "two_pair", "trips", "flush", "straight", "straight_flush", "ro
          "pair A", "pair K", "pair A K", "pair Q+")
 AFTER_LINES = 6
 """The most lines of a derived card's bet or fold after a draw (``[[after_draw]]``), within its size."""
+INSURANCE_LINES = range(1, 4)
+"""The numbers of lines a derived card may give to its insurance (``[[insurance]]``; one: never)."""
 UNKNOWN = 0.1
 """What the search adds to the runner-up's gap where a representative's loss is not counted."""
 IMPOSSIBLE = 1e6
@@ -120,19 +122,20 @@ class Line:
 @dataclass(frozen=True)
 class Derived:
     """A derived card: its lines of the first decision in order (the last without conditions),
-    the card parsed from its file, its exact check, and its lines of the bet or fold after a
-    draw (none: the solver's)."""
+    the card parsed from its file, its exact check, its lines of the bet or fold after a draw
+    (none: the solver's) and of its insurance (none: a word, or the solver's)."""
 
     lines: tuple[Line, ...]
     card: StrategyCard
     check: CardCheck
     text: str
     after: tuple[Line, ...] = ()
+    insurance: tuple[Line, ...] = ()
 
     @property
     def size(self) -> int:
         """The card's lines: both decisions, its insurance and buying a game."""
-        return len(self.lines) + len(self.after) + later_play.lines(self.card.play)
+        return len(self.lines) + len(self.after) + later_play.lines(self.card.play, len(self.insurance))
 
 
 def _value(v: Any) -> str:
@@ -140,16 +143,18 @@ def _value(v: Any) -> str:
 
 
 def card_text(lines: tuple[Line, ...], rules: Rules, name: str, after: tuple[Line, ...] = (),
-              play: Play = BEST) -> str:
+              play: Play = BEST, insurance: tuple[Line, ...] = ()) -> str:
     """The card's TOML file: its insurance and buying a game (``play``; the solver's where it
     does not say), the first decision's ``lines``, then the bet or fold after a draw (``after``;
-    none: the solver's)."""
+    none: the solver's), then the insurance's rules (``insurance``; none: ``play``'s)."""
     out = [f"# Derived from optimal play by `rpoker strategy derive --rules {rules.name}`: "
-           f"{len(lines) + len(after) + later_play.lines(play)} lines, the", "# first rule that holds decides.",
-           f'name = "{name}"', f'rules = "{rules.name}"']
+           f"{len(lines) + len(after) + later_play.lines(play, len(insurance))} lines, the",
+           "# first rule that holds decides.", f'name = "{name}"', f'rules = "{rules.name}"']
+    if insurance:
+        play = replace(play, insure_from=None, insure_when=None)     # its rules say it, below
     if not play.best:
         out += ["", *later_play.toml(play)]
-    for table, block in (("first", lines), ("after_draw", after)):
+    for table, block in (("first", lines), ("after_draw", after), ("insurance", insurance)):
         for line in block:
             out += ["", f"[[{table}]]"]
             if line.when:
@@ -614,17 +619,20 @@ def after_draw_lines(size: int) -> range:
     return range(2, max(2, min(AFTER_LINES, size // 4)) + 1)
 
 
-def _after_draw(gains: np.ndarray, sizes: range) -> dict[int, tuple[tuple[Line, ...], float]]:
-    """The bet or fold after a draw in at most each of ``sizes`` lines, with its loss, from the
-    gains of the first decision's draws (``draw_gains.draw_gains``): over the cells its draws
-    reach (a final hand of each strength against each up-card rank, after throwing a card of its
-    rank away or not), betting loses what folding gains and folding what betting gains, so the
-    loss is what the rules cost over the draws (in floats; exact but for the sums' rounding)."""
-    thrown, up, strength = np.nonzero(gains)
-    seen = Seen.of(final_hands()[strength], (4 * up).astype(np.uint8), thrown.astype(bool))
-    g = gains[thrown, up, strength]
+def _final_rules(gains: np.ndarray, names: tuple[str, str], sizes: range) -> dict[int, tuple[tuple[Line, ...], float]]:
+    """Rules on the final hand in at most each of ``sizes`` lines, with their loss, from what the
+    first of ``names`` gains over the second in each cell (the up-card's rank, the final
+    strength; first, with the bet or fold after a draw, whether a card of the up-card's rank was
+    thrown away): the bet or fold after a draw from the gains of the first decision's draws
+    (``draw_gains.draw_gains``), the insurance from its gains over never
+    (``later_play.insurance_gains``). The first loses what the second gains and the second what
+    the first gains, so the loss is what the rules cost over the cells (in floats; exact but for
+    the sums' rounding)."""
+    *thrown, up, strength = np.nonzero(gains)
+    seen = Seen.of(final_hands()[strength], (4 * up).astype(np.uint8), thrown[0].astype(bool) if thrown else None)
+    g = gains[tuple(thrown) + (up, strength)]
     loss = np.stack([np.maximum(-g, 0), np.maximum(g, 0)], axis=1)
-    return search(seen, loss, ACTIONS, tuple(sizes))
+    return search(seen, loss, names, tuple(sizes))
 
 
 def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
@@ -636,7 +644,9 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     fold after a draw too, in some of its lines (``after_draw_lines``: as many as lose least,
     first decision and bet or fold together); else the solver decides it. With draws and
     ``insurance_buy``, it states its insurance and buying a game too, a line each
-    (``later_play``: where the rules offer them and set no table maximum)."""
+    (``later_play``: where the rules offer them and set no table maximum), or its insurance in
+    ``[[insurance]]`` rules on the final hand and the up-card, in as many lines
+    (``INSURANCE_LINES``) as lose least, first decision and insurance together."""
     if not 2 <= most <= 200:
         raise InputError(f"--lines must be 2 to 200, not {most}")
     names = actions(rules)
@@ -654,7 +664,11 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     if most - extra < 2:
         raise InputError(f"--lines must leave 2 for the first decision after {extra} for the insurance and buying a "
                          f"game, not {most}")
-    first = {n - extra - k for n in sizes for k in (after_draw_lines(n - extra) if stated else (0,))}
+    insuring = rules.draws and rules.insurance and play.insure_from is not None
+    # the lines the insurance's rules take beyond the one of "never"
+    more = range(len(INSURANCE_LINES)) if insuring else range(1)
+    first = {n - extra - k - j for n in sizes for k in (after_draw_lines(n - extra) if stated else (0,)) for j in more}
+    first = {m for m in first if m >= 2}
     if rules.draws:
         seen = Seen.of(hands, ups)
         bets = bet_counts(hands, ups, rules, play)
@@ -674,32 +688,48 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     cards = search(cells, summed, names, tuple(sorted(first)), rules.draws)
     deals = float(weight.sum())      # the search's losses are summed over the deals, the gains per deal
 
+    def played(lines: tuple[Line, ...]) -> np.ndarray:
+        """The table codes of the first decision ``lines`` in every class."""
+        alone = parse(card_text(lines, rules, rules.name), "first decision")
+        return alone.codes(seen, alone.decide(seen), rules, codes.best, codes.second)
+
     def gains_of(lines: tuple[Line, ...]) -> np.ndarray:
         """What each cell of the first decision's draws gains by a bet (``draw_gains``)."""
-        alone = parse(card_text(lines, rules, rules.name), "first decision")
-        return draw_gains(rules, codes, alone.codes(seen, alone.decide(seen), rules, codes.best, codes.second),
-                          jobs, progress, work, play)
+        return draw_gains(rules, codes, played(lines), jobs, progress, work, play)
 
     for n in sizes:
         chosen: tuple[Line, ...] = cards[n - extra][0] if not stated else ()
         later: tuple[Line, ...] = ()
+        k = 0
         if stated:
             # the bet or fold after the draws of the first decision of the middle size, then the
             # split of the lines of least loss, its bet or fold from its own draws
             split = after_draw_lines(n - extra)
             middle = split[len(split) // 2]
-            stating = _after_draw(gains_of(cards[n - extra - middle][0]), split)
+            stating = _final_rules(gains_of(cards[n - extra - middle][0]), ACTIONS, split)
             k = min(split, key=lambda k: cards[n - extra - k][1] / deals + stating[k][1])
             chosen = cards[n - extra - k][0]
-            later = stating[k][0] if k == middle else _after_draw(gains_of(chosen), range(k, k + 1))[k][0]
-        size = len(chosen) + len(later) + extra
+            later = stating[k][0] if k == middle else _final_rules(gains_of(chosen), ACTIONS, range(k, k + 1))[k][0]
+        insurance: tuple[Line, ...] = ()
+        if insuring:
+            # the insurance's rules over this card's bets; each line past the first is one the
+            # first decision gives up
+            betting = bet_table(parse(card_text(chosen, rules, rules.name, later), "bet or fold")) if stated else None
+            gains = later_play.insurance_gains(rules, codes, played(chosen), betting, play, jobs, progress, work)
+            ruled = _final_rules(gains, INSURE, INSURANCE_LINES)
+            m = n - extra - k
+            j = min((j for j in INSURANCE_LINES if m - j + 1 in cards),
+                    key=lambda j: cards[m - j + 1][1] / deals + ruled[j][1])
+            if ruled[j][0] != (Line((), "none"),):      # one line "none": never, as it stands
+                chosen, insurance = cards[m - j + 1][0], ruled[j][0]
+        size = len(chosen) + len(later) + later_play.lines(play, len(insurance))
         if out and size == out[-1].size:
             continue                          # no condition lowers the loss further
         name = f"{rules.name}: derived card of {size} lines"
-        text = card_text(chosen, rules, name, later, play)
+        text = card_text(chosen, rules, name, later, play, insurance)
         card = parse(text, f"{rules.name}-derived-{size}.toml")
         out.append(Derived(chosen, card, check(card, rules, jobs, progress, counts=c, table=table, work=work,
-                                               returns=False), text, later))
+                                               returns=False), text, later, insurance))
     return out
 
 

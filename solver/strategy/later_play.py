@@ -9,6 +9,11 @@ doing it, summed over the classes' deals; the threshold k keeps the P >= k whose
 highest (none: never). The dealt hands stand in for the final hands; the exact check of the card
 then counts the rule where it is played, after the draws too.
 
+The insurance may also be stated as ``[[insurance]]`` rules on the final hand and the up-card
+(``insurance_gains``): what insuring the most adds over never in each cell (up rank, final
+strength) over the hands a card bets, at once and after its draws, so that the rules become a
+problem of cells, as the bet or fold after a draw is (``draw_gains``).
+
 >>> from solver.play import Play, NEVER
 >>> toml(Play(NEVER, 4))
 ['insurance = "never"', '', '[buy_game]', 'do = "buy"', 'pays_at_least = 4']
@@ -16,13 +21,25 @@ then counts the rule where it is played, after the draws too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
 import numpy as np
 
 from .. import _eval
+from ..action import KINDS
+from ..classes import N_DEALS, enumerate_classes
 from ..counts import BET
 from ..deal import bet_counts, payout_by_strength
+from ..hand import N_STRENGTH
 from ..play import BEST, NEVER, Play
 from ..rules import Rules
+from .departing import TableCodes
+from .draw_gains import draw_gains
+
+#: the least P that may insure (three of a kind: RULES §6)
+INSURED_FROM = 3
 
 
 def stated(rules: Rules) -> bool:
@@ -31,9 +48,10 @@ def stated(rules: Rules) -> bool:
     return bool(rules.insurance or rules.buy_game) and rules.max_payout is None
 
 
-def lines(play: Play) -> int:
-    """The lines of a card the rules take: one for each decision not left to the solver."""
-    return (play.insure_from is not None) + (play.buy_from is not None)
+def lines(play: Play, insurance: int = 0) -> int:
+    """The lines of a card the rules take: one for each decision not left to the solver, or its
+    ``insurance`` rules' where it states them so."""
+    return (insurance or play.insure_from is not None) + (play.buy_from is not None)
 
 
 def _threshold(gain: np.ndarray, p: np.ndarray) -> int:
@@ -53,9 +71,7 @@ def choose(rules: Rules, hands: np.ndarray, ups: np.ndarray, weight: np.ndarray)
     rows = np.flatnonzero(p > 0)
 
     def value(play: Play) -> np.ndarray:
-        c = bet_counts(hands[rows], ups[rows], rules, play)
-        out: np.ndarray = c[:, BET["value"]] / (c[:, BET["n"]] * c[:, BET["den"]]).astype(np.float64) * weight[rows]
-        return out
+        return _bet_value(hands[rows], ups[rows], weight[rows], rules, play)
 
     never = value(Play(NEVER, NEVER))
     insure = _threshold(value(Play(0, NEVER)) - never, p[rows]) if rules.insurance else None
@@ -74,4 +90,37 @@ def toml(play: Play) -> list[str]:
     out: list[str] = []
     for block in sorted(blocks, key=lambda b: b[0].startswith("[")):
         out += ([""] if out else []) + block
+    return out
+
+
+def _bet_value(hands: np.ndarray, ups: np.ndarray, weight: np.ndarray, rules: Rules, play: Play) -> np.ndarray:
+    """Each dealt hand bet at once under ``play``, times its deals (floats)."""
+    c = bet_counts(hands, ups, rules, play)
+    out: np.ndarray = c[:, BET["value"]] / (c[:, BET["n"]] * c[:, BET["den"]]).astype(np.float64) * weight
+    return out
+
+
+def insurance_gains(rules: Rules, codes: TableCodes, played: np.ndarray, bets: np.ndarray | None, play: Play,
+                    jobs: int = 1, progress: Callable[[int, int], None] | None = None,
+                    work: Path | None = None) -> np.ndarray:
+    """What insuring the most adds over never insuring, by the up-card's rank and the final
+    strength (13, N_STRENGTH), in antes per deal of the cycle, over every hand a card bets: the
+    classes (rows of the complete table ``codes``) playing ``played`` bet at once, and after
+    their draws the final hands their ``bets`` (``after_draw.bet_table``; None: every final hand)
+    bet; a game bought as ``play`` says.
+
+    At once, each class's bet counted both ways (``deal.bet_counts``); after a draw, the gains of
+    betting over folding (``draw_gains``) counted both ways: folding is the same in both, so
+    their difference is the insurance's alone."""
+    hands, ups, weight = enumerate_classes()
+    most, none = replace(play, insure_from=0, insure_when=None), replace(play, insure_from=NEVER, insure_when=None)
+    strength = _eval.evaluate(hands, False)
+    at_once = np.flatnonzero((played == KINDS.index("bet")) & (payout_by_strength(rules)[strength] >= INSURED_FROM))
+    out = np.zeros((13, N_STRENGTH))
+    h, u = hands[at_once], ups[at_once]
+    gain = _bet_value(h, u, weight[at_once], rules, most) - _bet_value(h, u, weight[at_once], rules, none)
+    np.add.at(out, (u >> 2, strength[at_once]), gain / N_DEALS)
+    drawn = draw_gains(rules, codes, played, jobs, progress, work, most) - draw_gains(rules, codes, played, jobs,
+                                                                                      progress, work, none)
+    out += (drawn if bets is None else drawn * bets).sum(axis=0)
     return out

@@ -332,6 +332,13 @@ def test_what_a_derived_card_s_actions_lose(codes, seen):
     for play in (Play(NEVER, 4), Play(3, NEVER), Play(2, 5), Play(None, 1)):
         card = strategy.parse(derive.card_text(lines, RUSSIAN, "t", after, play), "t.toml")
         assert card.play == play and len(card.after_draw) == 2 and len(card.first) == 3
+    insurance = (derive.Line((("category", "full_house"), ("up_matches", True)), "most"), derive.Line((), "none"))
+    text = derive.card_text(lines, RUSSIAN, "t", after, Play(NEVER, 4), insurance)
+    card = strategy.parse(text, "t.toml")
+    assert [r.words() for r in card.insurance] == ["full house, the up-card matches a card of the hand: most",
+                                                   "any hand: none"]
+    assert (card.play.insure_from, card.play.buy_from) == (0, 4) and "insurance =" not in text
+    assert text.splitlines()[0].endswith(" 8 lines, the")      # 3 + 2 + 2 insurance + 1 buying a game
 
 
 def test_the_insurance_and_buys_a_derived_card_states():
@@ -552,3 +559,42 @@ def test_the_gains_of_a_first_decision_s_draws(codes, seen, tmp_path, monkeypatc
     monkeypatch.setattr(gains_module, "_shard_gains", lambda *a: counted.append(1) or count(*a))
     assert np.allclose(gains_module.draw_gains(RUSSIAN, codes, only, work=tmp_path), gains, rtol=1e-12, atol=0)
     assert counted == [1]
+
+
+def test_the_insurance_gains_of_a_card_s_bets(codes, seen, tmp_path):
+    """What a derive searches ``[[insurance]]`` rules with: by up rank and final strength, what
+    insuring the most adds over never over the hands a card bets, at once and after its draws.
+    Any insurance table then changes the EV of those classes by the gains of the cells it
+    insures, exactly as the kernel counts each class under it."""
+    from solver import _eval
+    from solver.action import KINDS
+    from solver.category import CATEGORIES
+    from solver.classes import N_DEALS
+    from solver.hand import N_STRENGTH
+    from solver.play import NEVER, Play
+    from solver.strategy import later_play
+
+    played = AFTER.codes(seen, AFTER.decide(seen), RUSSIAN, codes.best, codes.second)
+    hands, ups, weights = enumerate_classes()
+    trips = deal.payout_by_strength(RUSSIAN)[_eval.evaluate(hands, False)] >= 3
+    rng = random.Random(17)
+    pair = seen.category == CATEGORIES.index("pair")
+    rows = np.sort(np.asarray(rng.sample(np.flatnonzero((played == KINDS.index("bet")) & trips).tolist(), 6)
+                              + rng.sample(np.flatnonzero((played >= 2) & pair).tolist(), 6), np.int64))
+    only = np.zeros_like(played)          # the other classes fold: no bet
+    only[rows] = played[rows]
+    play = Play(NEVER, 4)
+    gains = later_play.insurance_gains(RUSSIAN, codes, only, AFTER.after_table, play, work=tmp_path)
+    assert gains.shape == (13, N_STRENGTH) and np.count_nonzero(gains) > 5
+    insured = np.random.default_rng(3).integers(0, 2, (13, N_STRENGTH), dtype=np.uint8)
+    rule = Play(0, 4, insured.tobytes())
+    changed = Fraction(0)
+    for row in rows.tolist():
+        hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
+        action = Action.from_code(int(only[row]), hand)
+        after = after_draw.row(AFTER.after_table, up, action) if action.kind != "bet" else None
+        with_rule, never = (deal.option_values(hand, up, [action], RUSSIAN, after=after, play=p)[0]
+                            for p in (rule, play))
+        changed += int(weights[row]) * (with_rule - never)
+    assert changed != 0
+    assert float(changed) / N_DEALS == pytest.approx(float((gains * insured).sum()), rel=1e-9)
