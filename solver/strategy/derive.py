@@ -87,14 +87,15 @@ def _span(a: int, b: int) -> str:
 
 def atoms(draws: bool = False, thrown: bool = False) -> list[tuple[str, Any]]:
     """The conditions a derived card may use, as (key, value) of the card's file: categories (and
-    "or better"), up-card ranges, the up-card matching or not, a card (or one of two) held, the
-    pair's range, the up-card below the n-th card, the AK hands' next cards; with ``draws``, the
+    "or better"), up-card ranges, the up-card matching a card of the hand or its pair (trips, ...)
+    or not, a card (or one of two) held, the pair's range, the up-card below the n-th card, the
+    AK hands' next cards; with ``draws``, the
     up-card above the n-th card and against the pair, and the draws to a flush, a straight, a
     straight flush and a royal; with ``thrown`` (a final hand after a draw), whether a card
     thrown away had the up-card's rank."""
     out: list[tuple[str, Any]] = [("category", c) for c in CATEGORIES] + [("category", f"{c}+") for c in CATEGORIES[1:]]
     out += [("up", _span(a, b)) for a in range(13) for b in range(a, 13)]
-    out += [("up_matches", True), ("up_matches", False)]
+    out += [("up_matches", True), ("up_matches", False), ("up_matches_group", True), ("up_matches_group", False)]
     out += [("holds", RANK_NAMES[r]) for r in range(13)]
     out += [("holds", f"{RANK_NAMES[a]},{RANK_NAMES[b]}") for a in range(13) for b in range(a)]
     out += [("group", _span(a, b)) for a in range(13) for b in range(a, 13)]
