@@ -752,12 +752,15 @@ def markdown(d: Derived, curve: list[Derived], most: int) -> str:
     elif c.rules.draws:
         out += ["", "After an exchange or a sixth card, bet or fold as the solver does (optimal)."]
     if not d.card.play.best:
+        # the insurance's rules are lines of the card too, numbered on
+        play = replace(d.card.play, insure_from=None, insure_when=None) if d.card.insurance else d.card.play
+        n = len(d.card.first) + len(d.card.after_draw) + 1
         out += ["", "Every bet, at once or after a draw (P: what the hand pays to 1):", ""]
-        out += [f"{i}. {words}" for i, words in enumerate(d.card.play.words(stated=True),
-                                                         len(d.card.first) + len(d.card.after_draw) + 1)]
+        out += [f"{i}. {words}" for i, words in enumerate(play.words(stated=True), n)]
         if d.card.insurance:
-            out += ["", "Insure (three of a kind or better) as the first of these rules that holds says:", ""]
-            out += [f"- {rule.words()}" for rule in d.card.insurance]
+            out += ["", "Insure (three of a kind or better) the most or not, as the first of these rules that holds "
+                        "says:", ""]
+            out += [f"{i}. {rule.words()}" for i, rule in enumerate(d.card.insurance, n + len(play.words(stated=True)))]
     if d.card.after_draw or not d.card.play.best:
         out += ["", f"Of the cost, {float(c.after_draw_cost) * 100:.6f} % is lost by {later_words(c)} where the "
                     "first action is the best."]
