@@ -31,15 +31,12 @@ from .. import _eval
 from ..action import KINDS
 from ..classes import N_DEALS, enumerate_classes
 from ..counts import BET
-from ..deal import bet_counts, payout_by_strength
+from ..deal import bet_counts, lowest_strength, payout_by_strength
 from ..hand import N_STRENGTH
 from ..play import BEST, NEVER, Play
 from ..rules import Rules
 from .departing import TableCodes
 from .draw_gains import draw_gains
-
-#: the least P that may insure (three of a kind: RULES §6)
-INSURED_FROM = 3
 
 
 def stated(rules: Rules) -> bool:
@@ -115,7 +112,8 @@ def insurance_gains(rules: Rules, codes: TableCodes, played: np.ndarray, bets: n
     hands, ups, weight = enumerate_classes()
     most, none = replace(play, insure_from=0, insure_when=None), replace(play, insure_from=NEVER, insure_when=None)
     strength = _eval.evaluate(hands, False)
-    at_once = np.flatnonzero((played == KINDS.index("bet")) & (payout_by_strength(rules)[strength] >= INSURED_FROM))
+    # only the hands that may insure (RULES §6) have a gain
+    at_once = np.flatnonzero((played == KINDS.index("bet")) & (strength >= lowest_strength(rules.insurance_category)))
     out = np.zeros((13, N_STRENGTH))
     h, u = hands[at_once], ups[at_once]
     gain = _bet_value(h, u, weight[at_once], rules, most) - _bet_value(h, u, weight[at_once], rules, none)

@@ -50,7 +50,7 @@ def test_the_bet_after_a_draw_follows_the_gains():
     from solver.hand import STRENGTH_CATEGORY
     from solver.rules import load
     from solver.strategy import parse
-    from solver.strategy.after_draw import bet_table, final_hands
+    from solver.strategy.after_draw import ACTIONS, bet_table, final_hands
 
     rng = np.random.default_rng(4)
     hands = final_hands()
@@ -61,11 +61,41 @@ def test_the_bet_after_a_draw_follows_the_gains():
             matches = (hands >> 2 == up).any(axis=1) | bool(thrown)
             good = (STRENGTH_CATEGORY >= PAIR) | ((STRENGTH_CATEGORY == AK) & matches)
             gains[thrown, up, reached] = np.where(good, 1, -1)[reached] * rng.random(int(reached.sum()))
-    lines, loss = derive._after_draw(gains, range(4, 5))[4]
+    lines, loss = derive._final_rules(gains, ACTIONS, range(4, 5))[4]
     assert len(lines) == 4 and lines[-1] == derive.Line((), "fold") and loss == 0
     assert any(("thrown_matches_up", True) in line.when for line in lines)
     table = bet_table(parse(derive.card_text((derive.Line((), "optimal"),), load("russian"), "t", lines), "t.toml"))
     assert ((table == 1) == (gains > 0))[gains != 0].all()
+
+
+def test_the_insurance_follows_its_gains():
+    """Insurance rules searched from what insuring the most gains over never in each cell (up
+    rank, final strength): where it gains with a full house or three of a kind whose rank the
+    up-card has, and loses elsewhere, four lines decide every cell as its gain says, and the
+    card's insurance table is theirs."""
+    from solver.category import FULL_HOUSE, THREE_OF_A_KIND
+    from solver.hand import STRENGTH_CATEGORY
+    from solver.play import NEVER, Play
+    from solver.rules import load
+    from solver.strategy import parse
+    from solver.strategy.after_draw import final_hands
+    from solver.strategy.card import INSURE
+
+    rng = np.random.default_rng(5)
+    hands = final_hands()
+    ranks = np.sort(hands >> 2, axis=1)
+    gains = np.zeros((13, len(hands)))
+    insurable = STRENGTH_CATEGORY >= THREE_OF_A_KIND
+    for up in range(13):
+        # the middle card of a sorted hand of trips or a full house is of the three
+        good = np.isin(STRENGTH_CATEGORY, (THREE_OF_A_KIND, FULL_HOUSE)) & (ranks[:, 2] == up)
+        gains[up, insurable] = np.where(good, 1, -1)[insurable] * (0.1 + rng.random(int(insurable.sum())))
+    lines, loss = derive._final_rules(gains, INSURE, range(4, 5))[4]
+    assert loss == 0 and lines[-1] == derive.Line((), "none") and len(lines) <= 4
+    card = parse(derive.card_text((derive.Line((), "optimal"),), load("russian"), "t", (), Play(NEVER, NEVER), lines),
+                 "t.toml")
+    table = np.frombuffer(card.play.insure_when, np.uint8).reshape(13, len(hands))
+    assert ((table == 1) == (gains > 0))[:, insurable].all()
 
 
 def test_two_conditions_of_the_card_s_lines_are_tried_together(monkeypatch):
