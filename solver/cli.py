@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -598,6 +599,13 @@ def rules_show(
     typer.echo(rules_mod.describe(rules_mod.load(source)), nl=False)
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM as Ctrl-C: the run stops as an interrupted one (what it finished is kept) and
+    joblib stops its workers, which the default SIGTERM would leave running without a parent."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     """Entry point of the ``rpoker`` console script."""
+    signal.signal(signal.SIGTERM, _terminated)
     app()

@@ -117,3 +117,50 @@ def test_returns_text_and_json():
     assert data["option"]["action"] == "bet"
     assert sum(Fraction(r["probability"]["exact"]) for r in data["results"]) == 1
     assert sum(Fraction(r["ev_share"]["exact"]) for r in data["results"]) == Fraction(data["ev"]["exact"])
+
+
+def test_a_terminated_run_stops_its_workers(tmp_path):
+    """SIGTERM to a run with workers (a strategy check counting on two) ends it as an
+    interrupted one, exit 130 with one line on stderr, and its workers with it: none is left
+    running without a parent."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    proc = Path("/proc")
+    if not proc.is_dir():
+        pytest.skip("needs /proc to find the workers")
+
+    def children(pid: int) -> set[int]:
+        out = set()
+        for stat in proc.glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.add(int(stat.parent.name))
+        return out
+
+    # a check with nothing kept in its work folder counts its departures on the workers
+    run = subprocess.Popen([sys.executable, "-m", "solver", "strategy", "check", "russian-tip-keep-high-cards",
+                            "--no-returns", "--jobs", "2", "--work", str(tmp_path)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers: set[int] = set()
+    deadline = time.monotonic() + 120
+    while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.5)
+        workers = {c for c in children(run.pid) if b"loky" in (proc / str(c) / "cmdline").read_bytes()}
+    if len(workers) < 2:
+        run.kill()
+        pytest.fail(f"the check started no workers: {run.communicate()[1][-2000:]}")
+    run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    deadline = time.monotonic() + 30
+    while any((proc / str(w)).exists() for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    left = [w for w in workers if (proc / str(w)).exists()]
+    assert not left, f"workers left running: {left}"
