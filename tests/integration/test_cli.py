@@ -147,7 +147,7 @@ def test_a_terminated_run_stops_its_workers(tmp_path):
     # a check with nothing kept in its work folder counts its departures on the workers
     run = subprocess.Popen([sys.executable, "-m", "solver", "strategy", "check", "russian-tip-keep-high-cards",
                             "--no-returns", "--jobs", "2", "--work", str(tmp_path)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     workers: set[int] = set()
     deadline = time.monotonic() + 120
     while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
