@@ -103,12 +103,15 @@ def insurance_gains(rules: Rules, codes: TableCodes, played: np.ndarray, bets: n
     """What insuring the most adds over never insuring, by the up-card's rank and the final
     strength (13, N_STRENGTH), in antes per deal of the cycle, over every hand a card bets: the
     classes (rows of the complete table ``codes``) playing ``played`` bet at once, and after
-    their draws the final hands their ``bets`` (``after_draw.bet_table``; None: every final hand)
+    their draws the final hands their ``bets`` (``after_draw.bet_table``; None: the solver's)
     bet; a game bought as ``play`` says.
 
     At once, each class's bet counted both ways (``deal.bet_counts``); after a draw, the gains of
     betting over folding (``draw_gains``) counted both ways: folding is the same in both, so
-    their difference is the insurance's alone."""
+    their difference is the insurance's alone. Where the solver bets or folds after the draw
+    (``bets`` None), each cell is bet where that gains under the insurance played: the
+    insurance's gain there is the best of betting or folding under the most, less that under
+    never."""
     hands, ups, weight = enumerate_classes()
     most, none = replace(play, insure_from=0, insure_when=None), replace(play, insure_from=NEVER, insure_when=None)
     strength = _eval.evaluate(hands, False)
@@ -118,7 +121,9 @@ def insurance_gains(rules: Rules, codes: TableCodes, played: np.ndarray, bets: n
     h, u = hands[at_once], ups[at_once]
     gain = _bet_value(h, u, weight[at_once], rules, most) - _bet_value(h, u, weight[at_once], rules, none)
     np.add.at(out, (u >> 2, strength[at_once]), gain / N_DEALS)
-    drawn = draw_gains(rules, codes, played, jobs, progress, work, most) - draw_gains(rules, codes, played, jobs,
-                                                                                      progress, work, none)
-    out += (drawn if bets is None else drawn * bets).sum(axis=0)
+    insured, uninsured = (draw_gains(rules, codes, played, jobs, progress, work, p) for p in (most, none))
+    if bets is None:
+        out += (np.maximum(insured, 0) - np.maximum(uninsured, 0)).sum(axis=0)
+    else:
+        out += ((insured - uninsured) * bets).sum(axis=0)
     return out
