@@ -500,28 +500,79 @@ PAIRED = 8
 Listed = list[tuple[tuple[int, ...], int]]
 
 
+def _decided(listed: Listed, held: np.ndarray) -> np.ndarray:
+    """The line of a decision list that decides each cell (``held``: each condition's cells)."""
+    line = np.full(held.shape[1], len(listed) - 1)
+    free = np.ones(held.shape[1], bool)
+    for k, (path, _) in enumerate(listed[:-1]):
+        take = free.copy()
+        for i in path:
+            take &= held[i]
+        line[take] = k
+        free &= ~take
+    return line
+
+
+def _retouch(loss: np.ndarray, held: np.ndarray, narrow: Callable[[tuple[int, ...], int], tuple[int, ...] | None],
+             listed: Listed) -> Listed:
+    """The decision list with the one change of one line's conditions (one added, or one
+    dropped; the last line keeps none) that takes most loss off, that line's action then chosen
+    anew over its cells; the list itself where no such change gains. A condition added sends the
+    line's cells where it fails to the next line that holds them; one dropped takes the cells
+    of later lines where the others hold."""
+    line = _decided(listed, held)
+    acts = np.asarray([a for _, a in listed])
+    best: tuple[float, int, tuple[int, ...]] = (0.0, -1, ())
+    for k, (path, a) in enumerate(listed[:-1]):
+        idx = np.flatnonzero(line == k)
+        after = np.full(len(idx), len(listed) - 1)
+        for j in range(len(listed) - 2, k, -1):
+            holds = np.ones(len(idx), bool)
+            for i in listed[j][0]:
+                holds &= held[i, idx]
+            after[holds] = j
+        leaving = loss[idx, acts[after]] - loss[idx, a]         # what each cell loses moved on
+        added = leaving.sum() - held[:, idx].astype(np.float64) @ leaving
+        for i in np.argsort(added).tolist():
+            if added[i] >= best[0]:
+                break
+            narrowed = narrow(path, i)
+            if narrowed is not None and set(narrowed) != set(path):
+                best = (float(added[i]), k, narrowed)
+                break
+        for i in path:
+            kept = tuple(j for j in path if j != i)
+            taken = line > k
+            for j in kept:
+                taken &= held[j]
+            change = float((loss[taken, a] - loss[taken, acts[line[taken]]]).sum())
+            if change < best[0]:
+                best = (change, k, kept)
+    _, k, path = best
+    if k < 0:
+        return listed
+    out = [*listed[:k], (path, acts[k]), *listed[k + 1:]]
+    out[k] = (path, int(np.argmin(loss[_decided(out, held) == k].sum(axis=0))))
+    return out
+
+
 def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any]], listed: Listed,
             most: int) -> Listed:
     """A decision list of at most ``most`` lines improved line by line: while there is room, the
     line (one condition, or two of other keys: one of the ``PAIRED`` best alone or used by the
     list's lines, with any other; any action) whose insertion anywhere above the
     last takes most loss off is added; when full, a round drops the line that costs least to
-    lose and inserts the best line in its place (or inserts first, then drops), kept only if the
-    loss falls. A tree's list has
-    lines a list can do without: a decision list states exceptions a tree splits around."""
+    lose and inserts the best line in its place (or inserts first, then drops), or changes one
+    line's conditions (``_retouch``), whichever loses least, kept only if the loss falls. A
+    tree's list has lines a list can do without: a decision list states exceptions a tree splits
+    around; and a line written for the lines of a tree may hold too widely, or too narrowly, among
+    the lines of the list."""
     held = masks > 0
     rows = np.arange(len(loss))
+    narrow = _narrowing(vocabulary)
 
     def decided(lines: Listed) -> np.ndarray:
-        line = np.full(len(loss), len(lines) - 1)
-        free = np.ones(len(loss), bool)
-        for k, (path, _) in enumerate(lines[:-1]):
-            take = free.copy()
-            for i in path:
-                take &= held[i]
-            line[take] = k
-            free &= ~take
-        return line
+        return _decided(lines, held)
 
     def total(lines: Listed) -> float:
         acts = np.asarray([a for _, a in lines])[decided(lines)]
@@ -569,20 +620,19 @@ def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any
 
     current, value = list(listed), total(listed)
     for _ in range(REFINE):
+        trials = []
         if len(current) < most:
             found = best_line(current)
-            if found[0] <= 0:
-                break
-            current = inserted(current, found)
-            value = total(current)
-            continue
-        if len(current) < 2:
-            break
-        # drop the line that costs least to lose, then insert the best; or insert first, then
-        # drop (the new line may make an old one redundant)
-        trials = [inserted(dropped(current), best_line(dropped(current))),
-                  dropped(inserted(current, best_line(current)))]
-        trial = min(trials, key=total)
+            if found[0] > 0:
+                current = inserted(current, found)
+                value = total(current)
+                continue
+        elif len(current) > 1:
+            # drop the line that costs least to lose, then insert the best; or insert first,
+            # then drop (the new line may make an old one redundant)
+            trials = [inserted(dropped(current), best_line(dropped(current))),
+                      dropped(inserted(current, best_line(current)))]
+        trial = min([*trials, _retouch(loss, held, narrow, current)], key=total)
         if total(trial) >= value - 1e-12 * abs(value):
             break
         current, value = trial, total(trial)

@@ -115,3 +115,26 @@ def test_two_conditions_of_the_card_s_lines_are_tried_together(monkeypatch):
     refined = derive._refine(loss, masks, vocabulary, start, 4)
     assert any(set(path) == {10, 11} and action == 1 for path, action in refined)
     assert _loss(refined, loss, masks) < _loss(start, loss, masks)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_line_retouched_is_the_best_change_of_one_condition(seed):
+    """``_retouch`` adds one condition to, or drops one from, one line but the last: the list it
+    returns loses no more than the best such change tried by hand (each line's action kept; it
+    then chooses that line's action anew), and changes one line by one condition."""
+    rng = np.random.default_rng(seed)
+    loss = rng.random((400, 3))
+    masks = (rng.random((12, 400)) < 0.5).astype(np.float64)
+    vocabulary = [(f"key{i % 6}", i) for i in range(12)]
+    start = [((0,), 1), ((3, 4), 2), ((5,), 0), ((), 0)]
+    changed = []
+    for k, (path, action) in enumerate(start[:-1]):
+        paths = [(*path, i) for i in range(12) if all(vocabulary[i][0] != vocabulary[j][0] for j in path)]
+        paths += [tuple(j for j in path if j != i) for i in path]
+        changed += [start[:k] + [(p, action)] + start[k + 1:] for p in paths]
+    best = min(_loss(lines, loss, masks) for lines in changed)
+    retouched = derive._retouch(loss, masks > 0, derive._narrowing(vocabulary), start)
+    assert best < _loss(start, loss, masks)
+    assert _loss(retouched, loss, masks) <= best + 1e-9
+    (k,) = [k for k in range(len(start)) if retouched[k][0] != start[k][0]]
+    assert len(set(retouched[k][0]) ^ set(start[k][0])) == 1 and retouched[-1] == start[-1]
