@@ -571,11 +571,8 @@ def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any
     rows = np.arange(len(loss))
     narrow = _narrowing(vocabulary)
 
-    def decided(lines: Listed) -> np.ndarray:
-        return _decided(lines, held)
-
     def total(lines: Listed) -> float:
-        acts = np.asarray([a for _, a in lines])[decided(lines)]
+        acts = np.asarray([a for _, a in lines])[_decided(lines, held)]
         return float(loss[rows, acts].sum())
 
     def gains(lines: Listed, line: np.ndarray, gain: np.ndarray, within: np.ndarray | None) -> np.ndarray:
@@ -589,7 +586,7 @@ def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any
         return np.cumsum(out[::-1], axis=0)[::-1]   # before line p: the cells of lines p, p + 1, ...
 
     def best_line(lines: Listed) -> tuple[float, int, tuple[int, ...], int]:
-        line = decided(lines)
+        line = _decided(lines, held)
         acts = np.asarray([a for _, a in lines])[line]
         gain = loss[rows, acts][:, None] - loss
         single = gains(lines, line, gain, None)

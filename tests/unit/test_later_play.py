@@ -24,7 +24,6 @@ def test_the_insurance_gains_where_the_solver_bets_after_a_draw(monkeypatch):
     assert np.allclose(gains, np.where(both, insured - uninsured, 0).sum(axis=0)
                        + np.where(~both & (insured > 0), insured, 0).sum(axis=0)
                        - np.where(~both & (uninsured > 0), uninsured, 0).sum(axis=0))
-    never_bet = np.zeros((2, 13, N_STRENGTH))
-    never_bet[0] = -1
-    by_play[0], by_play[NEVER] = never_bet, never_bet
+    # betting loses either way, by less insured: the insurance gains nothing, as nothing is bet
+    by_play[0], by_play[NEVER] = -np.ones((2, 13, N_STRENGTH)), -2 * np.ones((2, 13, N_STRENGTH))
     assert not later_play.insurance_gains(rules.load("russian"), None, folded, None, Play(NEVER, 4)).any()
