@@ -577,7 +577,7 @@ def strategy_derive(
     with _progress(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
         derived = strategy_mod.derive(r, lines, jobs, progress, curve=strategy_mod.CURVE if curve else (),
                                       table=table, work=Path(work) if work else None, after_draw=after_draw,
-                                      insurance_buy=insurance_buy)
+                                      insurance_buy=insurance_buy, note=lambda line: _err.print(line, highlight=False))
     written = strategy_mod.write_derived(derived, lines, directory)
     typer.echo(written[1].read_text(), nl=False)
     _err.print(f"written: {', '.join(str(p) for p in written)}", highlight=False)

@@ -27,7 +27,8 @@ exact there, up to the floats' rounding.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -375,7 +376,8 @@ AHEAD = 3
 
 
 def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[int, ...], draws: bool = False,
-           lookahead: int = 6) -> dict[int, tuple[tuple[Line, ...], float]]:
+           lookahead: int = 6, folder: Path | None = None, jobs: int = 1,
+           note: Callable[[str], None] | None = None) -> dict[int, tuple[tuple[Line, ...], float]]:
     """The cards of at most each of ``sizes`` lines over cells ``seen`` whose actions ``names``
     lose ``loss`` (cells, actions), with the loss of each: at each size, the card of least loss
     of two trees, one grown by sorting, one by the loss. The conditions are ``atoms(draws)``, and
@@ -388,10 +390,56 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
     it takes off, where each leaf's ``lookahead`` best conditions by the loss and as many by
     sorting are also scored by the loss left after the best split of each side, a third of it
     counted (a split that changes no action at once may open the splits that do: the pairs by the
-    up-card against the pair)."""
+    up-card against the pair).
+
+    The sizes are searched apart, by ``jobs`` workers; with a work ``folder``, each size's card
+    is kept there as it is found, and read back by a search of the same cells, losses and code
+    (``_kept_card``); ``note`` hears of the search and of each card found."""
     vocabulary = atoms(draws, seen.thrown_up is not None)
-    # float64: sums over hundreds of thousands of cells decide between near ties
-    masks = np.stack([condition(k, v)[0](seen) for k, v in vocabulary]).astype(np.float64)
+    masks = _masks(seen, vocabulary)
+    key = _search_key(loss, masks, names, lookahead) if folder is not None else None
+    out: dict[int, tuple[tuple[Line, ...], float]] = {}
+    for size in sizes:
+        kept = _kept_card(folder / f"search-{size}-{key}.npy") if folder is not None else None
+        if kept is not None:
+            out[size] = kept
+    todo = [size for size in sizes if size not in out]
+    if note is not None and todo:
+        note(f"searching cards of {', '.join(map(str, todo))} lines over {len(seen):,} cells"
+             + (f" ({len(out)} sizes kept)" if out else ""))
+    found: Iterable[tuple[int, tuple[tuple[Line, ...], float]]]
+    if jobs > 1 and len(todo) > 1:
+        import joblib
+
+        del masks      # each worker states the conditions anew: no copy of them held here meanwhile
+        found = joblib.Parallel(n_jobs=min(jobs, len(todo)), return_as="generator_unordered")(
+            joblib.delayed(_search_size)(seen, loss, names, size, draws, lookahead) for size in todo)
+    else:
+        found = (_search_size(seen, loss, names, size, draws, lookahead, masks) for size in todo)
+    for size, card in found:
+        out[size] = card
+        if folder is not None:
+            _keep_card(folder / f"search-{size}-{key}.npy", card)
+        if note is not None:
+            note(f"card of at most {size} lines found ({len(card[0])} lines)")
+    return {size: out[size] for size in sizes}
+
+
+def _masks(seen: Seen, vocabulary: list[tuple[str, Any]]) -> np.ndarray:
+    """Each condition of ``vocabulary`` over the cells ``seen``: 1.0 where it holds (float64: sums
+    over hundreds of thousands of cells decide between near ties)."""
+    out: np.ndarray = np.stack([condition(k, v)[0](seen) for k, v in vocabulary]).astype(np.float64)
+    return out
+
+
+def _search_size(seen: Seen, loss: np.ndarray, names: tuple[str, ...], size: int, draws: bool, lookahead: int,
+                 masks: np.ndarray | None = None) -> tuple[int, tuple[tuple[Line, ...], float]]:
+    """``search``'s card of at most ``size`` lines, with its loss (``masks``: the conditions'
+    cells, when at hand)."""
+    vocabulary = atoms(draws, seen.thrown_up is not None)
+    if masks is None:
+        masks = _masks(seen, vocabulary)
+    by_cell = np.ascontiguousarray(masks.T)      # a cell's conditions together: subsets of cells copy fast
     narrow = _narrowing(vocabulary)
     ordered = np.sort(loss, axis=1)
     gain = ordered[:, 1] - ordered[:, 0] if loss.shape[1] > 1 else np.zeros(len(loss))
@@ -403,7 +451,7 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
         a card could not state it after the path), its sorting gain (-inf there), and the loss
         before."""
         idx = np.flatnonzero(cells)
-        part = masks[:, idx] if len(idx) < len(cells) else masks
+        part = by_cell[idx].T if len(idx) < len(cells) else masks
         total = loss[idx].sum(axis=0, dtype=np.float64)
         held = part @ loss[idx].astype(np.float64)
         left = held.min(axis=1) + (total - held).min(axis=1)
@@ -449,16 +497,41 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
             left &= ~held
         return out
 
-    out = {}
-    for size in sizes:
-        grown = min((_grow(loss, masks, names, vocabulary, narrow, size, score) for score in (by_sorting, by_loss)),
-                    key=estimate)
-        listed = [(tuple(vocabulary.index(c) for c in line.when), names.index(line.action)) for line in grown]
-        refined = tuple(Line(tuple(vocabulary[i] for i in path), names[a])
-                        for path, a in _refine(loss, masks, vocabulary, listed, size))
-        chosen = min(grown, refined, key=estimate)
-        out[size] = chosen, estimate(chosen)
-    return out
+    grown = min((_grow(loss, masks, names, vocabulary, narrow, size, score) for score in (by_sorting, by_loss)),
+                key=estimate)
+    listed = [(tuple(vocabulary.index(c) for c in line.when), names.index(line.action)) for line in grown]
+    refined = tuple(Line(tuple(vocabulary[i] for i in path), names[a])
+                    for path, a in _refine(loss, masks, vocabulary, listed, size, by_cell))
+    chosen = min(grown, refined, key=estimate)
+    return size, (chosen, estimate(chosen))
+
+
+def _search_key(loss: np.ndarray, masks: np.ndarray, names: tuple[str, ...], lookahead: int) -> str:
+    """What a kept search card is found by: the cells' losses and conditions, the actions, and
+    this module's code (a search changed since is run again)."""
+    h = hashlib.sha256(f"rpoker derive search {__version__} {names} {lookahead}".encode())
+    h.update(Path(__file__).read_bytes())
+    h.update(np.ascontiguousarray(loss, np.float64).tobytes())
+    h.update(np.packbits(masks > 0).tobytes())
+    return h.hexdigest()[:24]
+
+
+def _keep_card(path: Path, found: tuple[tuple[Line, ...], float]) -> None:
+    """Keep a search's card and its loss in ``path``, sealed (JSON's float text reads back the
+    same double)."""
+    lines, loss = found
+    text = json.dumps({"lines": [[[list(c) for c in line.when], line.action] for line in lines], "loss": loss})
+    write_sealed(path, np.frombuffer(text.encode(), np.uint8))
+
+
+def _kept_card(path: Path) -> tuple[tuple[Line, ...], float] | None:
+    """A card ``_keep_card`` kept, or None where it is missing or damaged."""
+    got = read_sealed(path, None)
+    if got is None:
+        return None
+    found = json.loads(got.tobytes().decode())
+    lines = tuple(Line(tuple((k, v) for k, v in when), action) for when, action in found["lines"])
+    return lines, float(found["loss"])
 
 
 def _grow(loss: np.ndarray, masks: np.ndarray, names: tuple[str, ...], vocabulary: list[tuple[str, Any]],
@@ -513,16 +586,34 @@ def _decided(listed: Listed, held: np.ndarray) -> np.ndarray:
     return line
 
 
-def _retouch(loss: np.ndarray, held: np.ndarray, narrow: Callable[[tuple[int, ...], int], tuple[int, ...] | None],
-             listed: Listed) -> Listed:
-    """The decision list with the one change of one line's conditions (one added, or one
-    dropped; the last line keeps none) that takes most loss off, that line's action then chosen
-    anew over its cells; the list itself where no such change gains. A condition added sends the
-    line's cells where it fails to the next line that holds them; one dropped takes the cells
-    of later lines where the others hold."""
+def _retouch(loss: np.ndarray, masks: np.ndarray, held: np.ndarray,
+             narrow: Callable[[tuple[int, ...], int], tuple[int, ...] | None], listed: Listed) -> Listed:
+    """The decision list with the one change of one line's conditions (one added, one dropped, or
+    one replaced by another; the last line keeps none) that takes most loss off, that line's
+    action then chosen anew over its cells; the list itself where no such change gains
+    (``masks``: each condition's cells, ``held`` the same as booleans). A condition added sends
+    the line's cells where it fails to the next line that holds them; one dropped takes the
+    cells of later lines where the others hold; one replaced does both."""
     line = _decided(listed, held)
     acts = np.asarray([a for _, a in listed])
+    rows = np.arange(len(loss))
     best: tuple[float, int, tuple[int, ...]] = (0.0, -1, ())
+
+    def first_gaining(change: np.ndarray, path: tuple[int, ...], k: int) -> None:
+        """The best of the conditions added to ``path`` by their ``change`` of line ``k``'s
+        (a condition of a key the path has narrows it: their cells are those of both)."""
+        nonlocal best
+        for i in np.argsort(change).tolist():
+            if change[i] >= best[0]:
+                break
+            narrowed = narrow(path, i)
+            if narrowed is not None and set(narrowed) != set(listed[k][0]):
+                best = (float(change[i]), k, narrowed)
+                break
+
+    added: list[np.ndarray] = []
+    replaced: list[tuple[int, tuple[int, ...]]] = []
+    moved: list[np.ndarray] = []
     for k, (path, a) in enumerate(listed[:-1]):
         idx = np.flatnonzero(line == k)
         after = np.full(len(idx), len(listed) - 1)
@@ -532,22 +623,24 @@ def _retouch(loss: np.ndarray, held: np.ndarray, narrow: Callable[[tuple[int, ..
                 holds &= held[i, idx]
             after[holds] = j
         leaving = loss[idx, acts[after]] - loss[idx, a]         # what each cell loses moved on
-        added = leaving.sum() - held[:, idx].astype(np.float64) @ leaving
-        for i in np.argsort(added).tolist():
-            if added[i] >= best[0]:
-                break
-            narrowed = narrow(path, i)
-            if narrowed is not None and set(narrowed) != set(path):
-                best = (float(added[i]), k, narrowed)
-                break
+        added.append(leaving.sum() - masks[:, idx] @ leaving)
+        first_gaining(added[k], path, k)
         for i in path:
-            kept = tuple(j for j in path if j != i)
+            rest = tuple(j for j in path if j != i)
             taken = line > k
-            for j in kept:
+            for j in rest:
                 taken &= held[j]
-            change = float((loss[taken, a] - loss[taken, acts[line[taken]]]).sum())
-            if change < best[0]:
-                best = (change, k, kept)
+            # what each later cell the other conditions hold gains taken into this line
+            moved.append(np.where(taken, loss[:, a] - loss[rows, acts[line]], 0.0))
+            replaced.append((k, rest))
+            if float(moved[-1].sum()) < best[0]:
+                best = (float(moved[-1].sum()), k, rest)
+    if moved:
+        # each condition in place of one: the line's cells that fail it leave, the later cells
+        # that hold it with the others come in
+        into = masks @ np.stack(moved, axis=1)
+        for n, (k, rest) in enumerate(replaced):
+            first_gaining(added[k] + into[:, n], rest, k)
     _, k, path = best
     if k < 0:
         return listed
@@ -557,7 +650,7 @@ def _retouch(loss: np.ndarray, held: np.ndarray, narrow: Callable[[tuple[int, ..
 
 
 def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any]], listed: Listed,
-            most: int) -> Listed:
+            most: int, by_cell: np.ndarray | None = None) -> Listed:
     """A decision list of at most ``most`` lines improved line by line: while there is room, the
     line (one condition, or two of other keys: one of the ``PAIRED`` best alone or used by the
     list's lines, with any other; any action) whose insertion anywhere above the
@@ -566,8 +659,10 @@ def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any
     line's conditions (``_retouch``), whichever loses least, kept only if the loss falls. A
     tree's list has lines a list can do without: a decision list states exceptions a tree splits
     around; and a line written for the lines of a tree may hold too widely, or too narrowly, among
-    the lines of the list."""
+    the lines of the list. (``by_cell``: ``masks`` transposed, when at hand.)"""
     held = masks > 0
+    if by_cell is None:
+        by_cell = np.ascontiguousarray(masks.T)      # a cell's conditions together: subsets of cells copy fast
     rows = np.arange(len(loss))
     narrow = _narrowing(vocabulary)
 
@@ -582,7 +677,7 @@ def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any
         for k in range(len(lines)):
             idx = np.flatnonzero((line == k) if within is None else (line == k) & within)
             if len(idx):
-                out[k] = masks[:, idx] @ gain[idx]
+                out[k] = by_cell[idx].T @ gain[idx]
         return np.cumsum(out[::-1], axis=0)[::-1]   # before line p: the cells of lines p, p + 1, ...
 
     def best_line(lines: Listed) -> tuple[float, int, tuple[int, ...], int]:
@@ -629,7 +724,7 @@ def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any
             # then drop (the new line may make an old one redundant)
             trials = [inserted(dropped(current), best_line(dropped(current))),
                       dropped(inserted(current, best_line(current)))]
-        trial = min([*trials, _retouch(loss, held, narrow, current)], key=total)
+        trial = min([*trials, _retouch(loss, masks, held, narrow, current)], key=total)
         if total(trial) >= value - 1e-12 * abs(value):
             break
         current, value = trial, total(trial)
@@ -667,7 +762,8 @@ def after_draw_lines(size: int) -> range:
     return range(2, max(2, min(AFTER_LINES, size // 4)) + 1)
 
 
-def _final_rules(gains: np.ndarray, names: tuple[str, str], sizes: range) -> dict[int, tuple[tuple[Line, ...], float]]:
+def _final_rules(gains: np.ndarray, names: tuple[str, str], sizes: range, folder: Path | None = None,
+                 jobs: int = 1) -> dict[int, tuple[tuple[Line, ...], float]]:
     """Rules on the final hand in at most each of ``sizes`` lines, with their loss, from what the
     first of ``names`` gains over the second in each cell (the up-card's rank, the final
     strength; first, with the bet or fold after a draw, whether a card of the up-card's rank was
@@ -675,17 +771,19 @@ def _final_rules(gains: np.ndarray, names: tuple[str, str], sizes: range) -> dic
     (``draw_gains.draw_gains``), the insurance from its gains over never
     (``later_play.insurance_gains``). The first loses what the second gains and the second what
     the first gains, so the loss is what the rules cost over the cells (in floats; exact but for
-    the sums' rounding)."""
+    the sums' rounding). Kept in a work ``folder`` as ``search`` keeps its cards, searched by ``jobs``
+    workers."""
     *thrown, up, strength = np.nonzero(gains)
     seen = Seen.of(final_hands()[strength], (4 * up).astype(np.uint8), thrown[0].astype(bool) if thrown else None)
     g = gains[tuple(thrown) + (up, strength)]
     loss = np.stack([np.maximum(-g, 0), np.maximum(g, 0)], axis=1)
-    return search(seen, loss, names, tuple(sizes))
+    return search(seen, loss, names, tuple(sizes), folder=folder, jobs=jobs)
 
 
 def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
            counts: Counts | None = None, curve: tuple[int, ...] = (), table: str | Path | None = None,
-           work: Path | None = None, after_draw: bool = True, insurance_buy: bool = True) -> list[Derived]:
+           work: Path | None = None, after_draw: bool = True, insurance_buy: bool = True,
+           note: Callable[[str], None] | None = None) -> list[Derived]:
     """The derived card of at most ``most`` lines, and those of each size of ``curve``, each
     checked exactly (rules with draws: from their complete ``table``, the check's departures
     kept in ``work``, as ``check``). With draws and ``after_draw``, a card states the bet or
@@ -694,7 +792,8 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     ``insurance_buy``, it states its insurance and buying a game too, a line each
     (``later_play``: where the rules offer them and set no table maximum), or its insurance in
     ``[[insurance]]`` rules on the final hand and the up-card, in as many lines
-    (``INSURANCE_LINES``) as lose least, first decision and insurance together."""
+    (``INSURANCE_LINES``) as lose least, first decision and insurance together. ``note`` hears of
+    each stage past the first's progress: the searches, each card found."""
     if not 2 <= most <= 200:
         raise InputError(f"--lines must be 2 to 200, not {most}")
     names = actions(rules)
@@ -703,6 +802,7 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     sizes = tuple(sorted({most, *curve}))
     stated = rules.draws and after_draw
     play = BEST
+    folder: Path | None = None          # rules with draws: where the search keeps its cards
     if rules.draws:
         codes = TableCodes.read(rules, table)
         hands, ups, weight = enumerate_classes()
@@ -723,6 +823,7 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         bet_ev = bets[:, BET["value"]] / (bets[:, BET["n"]] * bets[:, BET["den"]]).astype(np.float64)
         found = _cell_of(seen, True)
         values = representative_values(found[0], rules, codes, jobs, progress, work)
+        folder = writable_directory((work or work_root()) / codes.table.fingerprint, "strategy work")
         estimate = representative_losses(seen.take(found[0]), values, codes.best_ev[found[0]], names, rules)
         loss = _table_losses(seen, codes, rules, names, estimate[found[1]], bet_ev)
         del estimate
@@ -733,7 +834,7 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     cells, summed = _cells(seen, loss, weight, rules.draws, found)
     del loss
     out: list[Derived] = []
-    cards = search(cells, summed, names, tuple(sorted(first)), rules.draws)
+    cards = search(cells, summed, names, tuple(sorted(first)), rules.draws, folder=folder, jobs=jobs, note=note)
     deals = float(weight.sum())      # the search's losses are summed over the deals, the gains per deal
 
     def played(lines: tuple[Line, ...]) -> np.ndarray:
@@ -754,17 +855,18 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
             # split of the lines of least loss, its bet or fold from its own draws
             split = after_draw_lines(n - extra)
             middle = split[len(split) // 2]
-            stating = _final_rules(gains_of(cards[n - extra - middle][0]), ACTIONS, split)
+            stating = _final_rules(gains_of(cards[n - extra - middle][0]), ACTIONS, split, folder, jobs)
             k = min(split, key=lambda k: cards[n - extra - k][1] / deals + stating[k][1])
             chosen = cards[n - extra - k][0]
-            later = stating[k][0] if k == middle else _final_rules(gains_of(chosen), ACTIONS, range(k, k + 1))[k][0]
+            later = stating[k][0] if k == middle else _final_rules(gains_of(chosen), ACTIONS, range(k, k + 1),
+                                                                   folder)[k][0]
         insurance: tuple[Line, ...] = ()
         if insuring:
             # the insurance's rules over this card's bets; each line past the first is one the
             # first decision gives up
             betting = bet_table(parse(card_text(chosen, rules, rules.name, later), "bet or fold")) if stated else None
             gains = later_play.insurance_gains(rules, codes, played(chosen), betting, play, jobs, progress, work)
-            ruled = _final_rules(gains, INSURE, INSURANCE_LINES)
+            ruled = _final_rules(gains, INSURE, INSURANCE_LINES, folder, jobs)
             m = n - extra - k
             j = min((j for j in INSURANCE_LINES if m - j + 1 in cards),
                     key=lambda j: cards[m - j + 1][1] / deals + ruled[j][1])
@@ -776,6 +878,8 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         name = f"{rules.name}: derived card of {size} lines"
         text = card_text(chosen, rules, name, later, play, insurance)
         card = parse(text, f"{rules.name}-derived-{size}.toml")
+        if note is not None:
+            note(f"checking the card of {size} lines exactly")
         out.append(Derived(chosen, card, check(card, rules, jobs, progress, counts=c, table=table, work=work,
                                                returns=False), text, later, insurance))
     return out

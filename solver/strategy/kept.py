@@ -39,9 +39,9 @@ def write_sealed(path: Path, a: np.ndarray) -> None:
     write_atomic(path, lambda p: p.write_bytes(data + hashlib.sha256(data).digest()))
 
 
-def read_sealed(path: Path, shape: tuple[int, ...]) -> np.ndarray | None:
+def read_sealed(path: Path, shape: tuple[int, ...] | None) -> np.ndarray | None:
     """A kept array, or None where it is missing, damaged (its seal does not match) or not of
-    ``shape``: it is counted again."""
+    ``shape`` (None: of any shape): it is counted again."""
     try:
         raw = path.read_bytes()
     except OSError:
@@ -50,7 +50,7 @@ def read_sealed(path: Path, shape: tuple[int, ...]) -> np.ndarray | None:
     if hashlib.sha256(data).digest() != seal:
         return None
     got: np.ndarray = np.load(io.BytesIO(data), allow_pickle=False)
-    return got if got.shape == shape else None
+    return got if shape is None or got.shape == shape else None
 
 
 T = TypeVar("T")

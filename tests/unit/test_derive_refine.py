@@ -119,9 +119,9 @@ def test_two_conditions_of_the_card_s_lines_are_tried_together(monkeypatch):
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_a_line_retouched_is_the_best_change_of_one_condition(seed):
-    """``_retouch`` adds one condition to, or drops one from, one line but the last: the list it
-    returns loses no more than the best such change tried by hand (each line's action kept; it
-    then chooses that line's action anew), and changes one line by one condition."""
+    """``_retouch`` adds one condition to, drops one from, or replaces one of, one line but the
+    last: the list it returns loses no more than the best such change tried by hand (each line's
+    action kept; it then chooses that line's action anew), and changes one line by one condition."""
     rng = np.random.default_rng(seed)
     loss = rng.random((400, 3))
     masks = (rng.random((12, 400)) < 0.5).astype(np.float64)
@@ -131,10 +131,46 @@ def test_a_line_retouched_is_the_best_change_of_one_condition(seed):
     for k, (path, action) in enumerate(start[:-1]):
         paths = [(*path, i) for i in range(12) if all(vocabulary[i][0] != vocabulary[j][0] for j in path)]
         paths += [tuple(j for j in path if j != i) for i in path]
+        paths += [(*(j for j in path if j != i), n) for i in path for n in range(12)
+                  if n != i and all(vocabulary[n][0] != vocabulary[j][0] for j in path if j != i)]
         changed += [start[:k] + [(p, action)] + start[k + 1:] for p in paths]
     best = min(_loss(lines, loss, masks) for lines in changed)
-    retouched = derive._retouch(loss, masks > 0, derive._narrowing(vocabulary), start)
+    retouched = derive._retouch(loss, masks, masks > 0, derive._narrowing(vocabulary), start)
     assert best < _loss(start, loss, masks)
     assert _loss(retouched, loss, masks) <= best + 1e-9
     (k,) = [k for k in range(len(start)) if retouched[k][0] != start[k][0]]
-    assert len(set(retouched[k][0]) ^ set(start[k][0])) == 1 and retouched[-1] == start[-1]
+    a, b = set(retouched[k][0]), set(start[k][0])
+    assert len(a ^ b) == 1 or len(a - b) == len(b - a) == 1
+    assert retouched[-1] == start[-1]
+
+
+def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
+    """A search with a work folder keeps each size's card; the same search reads it back without
+    searching, a damaged one is searched again, and other losses are not taken for it; searched
+    by two workers, the cards are the same."""
+    from solver.classes import enumerate_classes
+    from solver.rules import load
+    from solver.strategy.hands import Seen
+
+    hands, ups, _ = enumerate_classes()
+    rows = np.random.default_rng(5).choice(len(hands), 400, replace=False)
+    cells = Seen.of(hands[rows], ups[rows])
+    names = derive.actions(load("russian"))
+    loss = np.random.default_rng(6).random((400, len(names)))
+    found = derive.search(cells, loss, names, (3, 5), True, folder=tmp_path)
+    kept = sorted(tmp_path.glob("search-*.npy"))
+    assert len(kept) == 2
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    with monkeypatch.context() as m:
+        m.setattr(derive, "_grow", no_search)
+        assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
+        with pytest.raises(AssertionError, match="searched again"):
+            derive.search(cells, loss[::-1].copy(), names, (3,), True, folder=tmp_path)
+    kept[0].write_bytes(kept[0].read_bytes()[:-1] + b"x")
+    assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
+    assert derive._kept_card(kept[0]) == found[3]
+    assert derive.search(cells, loss, names, (3, 5), True) == found
+    assert derive.search(cells, loss, names, (3, 5), True, jobs=2) == found     # a size a worker
