@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -608,4 +609,7 @@ def _terminated(signum: int, frame: object) -> None:
 def main() -> None:
     """Entry point of the ``rpoker`` console script."""
     signal.signal(signal.SIGTERM, _terminated)
+    # joblib's workers restart once their memory has grown (after a derive's searches) and say so;
+    # the tasks queued go to the new worker, nothing is lost
+    warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given to the executor")
     app()
