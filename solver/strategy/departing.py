@@ -55,6 +55,12 @@ def work_root() -> Path:
     return Path(os.environ.get("RPOKER_CACHE") or Path.home() / ".cache" / "rpoker") / "strategy"
 
 
+def work_folder(table: Table, work: Path | None = None) -> Path:
+    """The folder, made if missing, where what a check or a derive counts from ``table`` is kept:
+    under ``work`` (default ``work_root()``), one folder per table fingerprint."""
+    return writable_directory((work or work_root()) / table.fingerprint, "strategy work")
+
+
 @dataclass(frozen=True)
 class TableCodes:
     """The rules' complete table as a check reads it: per class (rows in key order), its weight,
@@ -278,7 +284,7 @@ def departures(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 
     import joblib
 
     table = codes.table
-    folder = writable_directory((work or work_root()) / table.fingerprint, "strategy work")
+    folder = work_folder(table, work)
     plan = Plan(table.manifest.shard_rows, ())
     differ = departing(played, codes.best, after is not None, play)
     kind, count = (FORMAT, shard_departures) if returns else (VALUES, shard_losses)

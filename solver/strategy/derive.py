@@ -51,7 +51,7 @@ from . import later_play
 from .after_draw import ACTIONS, bet_table, final_hands
 from .card import INSURE, StrategyCard, condition, parse
 from .check import CardCheck, check, ranked_classes
-from .departing import TableCodes, work_root
+from .departing import TableCodes, work_folder
 from .draw_gains import draw_gains
 from .hands import Seen
 from .keep import NO_HAND, Keep, rank_set
@@ -223,7 +223,7 @@ def representative_values(rows: np.ndarray, rules: Rules, codes: TableCodes, job
 
     hands, ups, _ = enumerate_classes()
     order = rank_order(hands[rows], ups[rows])
-    folder = writable_directory((work or work_root()) / codes.table.fingerprint, "strategy work")
+    folder = work_folder(codes.table, work)
     chunks = np.array_split(order, max(1, len(order) // 2048))
     values = np.full((len(rows), N_CODES), np.nan)
     solved = _representative_codes(rules)
@@ -823,7 +823,7 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         bet_ev = bets[:, BET["value"]] / (bets[:, BET["n"]] * bets[:, BET["den"]]).astype(np.float64)
         found = _cell_of(seen, True)
         values = representative_values(found[0], rules, codes, jobs, progress, work)
-        folder = writable_directory((work or work_root()) / codes.table.fingerprint, "strategy work")
+        folder = work_folder(codes.table, work)
         estimate = representative_losses(seen.take(found[0]), values, codes.best_ev[found[0]], names, rules)
         loss = _table_losses(seen, codes, rules, names, estimate[found[1]], bet_ev)
         del estimate

@@ -29,13 +29,12 @@ from ..action import Action
 from ..classes import N_DEALS, enumerate_classes, rank_order
 from ..deal import add_gains
 from ..hand import N_STRENGTH
-from ..manifest import writable_directory
 from ..play import BEST, Play
 from ..rules import Rules
 from ..tables import Plan
 from .after_draw import thrown_matches
 from .card import SIXTH_CARD
-from .departing import TableCodes, work_root
+from .departing import TableCodes, work_folder
 from .kept import Shard, count_shards, read_sealed, write_sealed
 
 SHAPE = (2, 13, N_STRENGTH)
@@ -66,7 +65,7 @@ def draw_gains(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 
     import joblib
 
     table = codes.table
-    folder = writable_directory((work or work_root()) / table.fingerprint, "strategy work")
+    folder = work_folder(table, work)
     plan = Plan(table.manifest.shard_rows, ())
     drawing = played >= SIXTH_CARD
     shards: list[Shard[np.ndarray]] = []
