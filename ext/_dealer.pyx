@@ -20,7 +20,7 @@ from solver._deck cimport (MAX_FLUSH, Deal, Filter, blind_prefix, deal_init, dea
                            flush_filter)
 from solver._eval cimport EvalTables, N_STRENGTH, eval5, eval6, payout_detail, tables
 from solver._exchange cimport each_multiset
-from solver._outcome cimport MAX_SLOTS, Ctx, Results, ResultsCache, add_results
+from solver._outcome cimport Ctx, Results, ResultsCache, add_results
 from solver._settle cimport KernelRules, Settings, buys, capped, falling
 from solver._store cimport (STORE, deck_excess, memo_split, results_memo_alloc, store_alloc, store_begin,
                             store_plan, store_pref, store_room)
@@ -268,9 +268,6 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
     cdef const EvalTables* t = tables()
     cdef Deal* D = <Deal*> malloc(sizeof(Deal))
     D.ranks_valid = 0
-    cdef Filter* slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
-    cdef int* slot_lists = <int*> malloc(MAX_SLOTS * 2 * MAX_FLUSH * sizeof(int))
-    cdef Filter** filter_of = <Filter**> malloc(8192 * sizeof(Filter*))
     cdef Results* res = <Results*> calloc(33, sizeof(Results)) if results else NULL  # by mask; 32: the sixth card
     if results:
         results_memo_alloc()
@@ -318,16 +315,11 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
         # exchanges, by number of cards
         x.D = D
         x.st = st
+        x.pref = NULL
         x.hand = &hand[0]
         x.after = &after[0] if after is not None else NULL
         x.gains = gain
         x.p5 = &rules.p5[0]
-        x.slots = slots
-        x.slot_lists = slot_lists
-        x.n_slots = 0
-        x.filter_of = filter_of
-        for i in range(8192):
-            filter_of[i] = NULL
         x.acc = acc
         x.card_by_card = card_by_card
         x.results = res
@@ -348,9 +340,6 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
         free(res)
         free(res_cache)
         free(D)
-        free(slots)
-        free(slot_lists)
-        free(filter_of)
     return records.Solved(_bet_record(counts, value), sixth, exchanges, bounds, sixth_results, exchange_results,
                           gained)
 

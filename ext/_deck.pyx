@@ -234,9 +234,10 @@ cdef void _deal_flushes(Deal* D) noexcept nogil:
     D.n_flush = n
 
 
-cdef void blind_prefix(const Deal* D, const int* a, int64_t* pref) noexcept nogil:
-    # pref[i]: dealer hands among the i weakest hidden rank multisets (suits ignored)
-    cdef int i, r, m
+cdef void blind_prefix(const Deal* D, const int* a, int64_t* pref, int end=-1) noexcept nogil:
+    # pref[i]: dealer hands among the i weakest hidden rank multisets (suits ignored), for every
+    # i, or for i <= end (those who read a few places of it need no more)
+    cdef int i, r, m, n = D.n_ms if end < 0 or end > D.n_ms else end
     cdef int64_t ways[66]             # C(a_r, m) at 5 r + m; the padding code 65 counts 1
     cdef int64_t total = 0
     for r in range(13):
@@ -244,7 +245,7 @@ cdef void blind_prefix(const Deal* D, const int* a, int64_t* pref) noexcept nogi
             ways[5 * r + m] = BINOM[a[r]][m] if m <= a[r] else 0
     ways[65] = 1
     pref[0] = 0
-    for i in range(D.n_ms):
+    for i in range(n):
         total += (ways[D.ms_code[i][0]] * ways[D.ms_code[i][1]]
                   * ways[D.ms_code[i][2]] * ways[D.ms_code[i][3]])
         pref[i + 1] = total

@@ -9,22 +9,21 @@ from solver._combinatorics cimport MS_OFF
 from solver._deck cimport MAX_FLUSH, Filter, dealer_below, filter_lists, flush_filter
 from solver._eval cimport eval5, tables
 from solver._settle cimport buys, capped
-from solver._store cimport STORE, FlushValue, memo, memo_split, store_plan
+from solver._store cimport MAX_SLOTS, STORE, FlushValue, memo, memo_split, store_plan
 
 
 cdef Filter* new_dealer_flushes(Ctx* x, int sigmask) noexcept nogil:
-    # the dealer flushes left for a sigmask met for the first time in the deal (at most 1,586
-    # sets of <= 5 ranks), kept by sigmask
+    # the dealer flushes left for a sigmask met for the first time in the up-suit generation,
+    # kept by sigmask in the store
     cdef Filter* f
-    if x.n_slots == MAX_SLOTS:
-        x.n_slots = 0
-        for i in range(8192):
-            x.filter_of[i] = NULL
-    f = &x.slots[x.n_slots]
-    filter_lists(f, x.slot_lists + x.n_slots * 2 * MAX_FLUSH)
-    x.n_slots += 1
+    if STORE.n_slots == MAX_SLOTS:
+        STORE.n_slots = 0
+        memset(STORE.filter_of, 0, 8192 * sizeof(Filter*))
+    f = &STORE.slots[STORE.n_slots]
+    filter_lists(f, STORE.slot_lists + STORE.n_slots * 2 * MAX_FLUSH)
+    STORE.n_slots += 1
     flush_filter(x.D, sigmask, f)
-    x.filter_of[sigmask] = f
+    STORE.filter_of[sigmask] = f
     return f
 
 
@@ -63,9 +62,10 @@ cdef int64_t capped_outcome(Ctx* x, const int* new, int n_new, int player, int64
         ys[new[i] & 3] &= ~(1 << (new[i] >> 2))
         if (new[i] & 3) == x.D.sigma:
             sigmask |= 1 << (new[i] >> 2)
+    cdef const int64_t* pref = deck_pref(x)
     f = dealer_flushes(x, sigmask)
-    return bet_with_buy(x.D, x.st, x.pref, f, x.a, ys, x.ysize, player, x.p5[player],
-                  dealer_below(x.D, x.pref, f, x.st.qualifier), x.n, x.den, counts)
+    return bet_with_buy(x.D, x.st, pref, f, x.a, ys, x.ysize, player, x.p5[player],
+                  dealer_below(x.D, pref, f, x.st.qualifier), x.n, x.den, counts)
 
 
 cdef int64_t outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
@@ -118,6 +118,7 @@ cdef int64_t outcome_results(Ctx* x, const int* new, int n_new, int player, int 
     cdef int64_t counts[N_COUNTS]
     cdef int64_t v
     cdef int64_t* part
+    cdef const int64_t* pref
     cdef Filter* f
     if capped(x.st, player, p):
         v = capped_outcome(x, new, n_new, player, counts)
@@ -135,7 +136,8 @@ cdef int64_t outcome_results(Ctx* x, const int* new, int n_new, int player, int 
             for j in range(5):
                 buy[j] += part[j]
     f = dealer_flushes(x, sigmask)
-    v = bet_with_buy(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p, dealer_below(x.D, x.pref, f, x.st.qualifier),
+    pref = deck_pref(x)
+    v = bet_with_buy(x.D, x.st, pref, f, x.a, x.D.ys0, x.ysize, player, p, dealer_below(x.D, pref, f, x.st.qualifier),
                x.n, x.den, counts, True, buy[0])
     if folds(x, player, v):
         x.results[mask].folded += 1
@@ -152,8 +154,9 @@ cdef int64_t up_suit_value(Ctx* x, int sigmask, int taken, int player) noexcept 
     cdef int64_t excess = 0
     if buys(x.st, player, p):
         excess = excess_of(x, plan_of(x, player, p), taken)
-    return bet_with_buy(x.D, x.st, x.pref, f, x.a, x.D.ys0, x.ysize, player, p,
-                  dealer_below(x.D, x.pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
+    cdef const int64_t* pref = deck_pref(x)
+    return bet_with_buy(x.D, x.st, pref, f, x.a, x.D.ys0, x.ysize, player, p,
+                  dealer_below(x.D, pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
 
 
 cdef int64_t other_suits(Ctx* x, int player, const int* taken) noexcept nogil:

@@ -5,7 +5,7 @@ from libc.stdlib cimport calloc, malloc
 from libc.string cimport memcmp, memcpy, memset
 from solver._buy cimport PlanEntry, PlanKey, RankPlan, most_draws_won, plan_part, rank_plan
 from solver._combinatorics cimport N_DISTINCT, N_MS_ALL, N_MULTI
-from solver._deck cimport Deal
+from solver._deck cimport MAX_FLUSH, Deal, Filter
 from solver._eval cimport N_STRENGTH
 from solver._settle cimport Settings, win_pay
 
@@ -25,12 +25,16 @@ cdef int store_alloc() except -1:
     STORE.keys = <PlanKey*> malloc(STORE_ENTRIES * sizeof(PlanKey))
     STORE.memo = <MemoSlot*> calloc(STORE_PLANS << MEMO_REGION, sizeof(MemoSlot))
     STORE.vals = <int64_t*> malloc(N_MS_ALL * 10 * 32 * sizeof(int64_t))
+    STORE.slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
+    STORE.slot_lists = <int*> malloc(MAX_SLOTS * 2 * MAX_FLUSH * sizeof(int))
+    STORE.filter_of = <Filter**> calloc(8192, sizeof(Filter*))
     STORE.flush = <FlushValue*> calloc(N_MS_ALL * 10 * 2, sizeof(FlushValue))
     STORE.most_won = <int32_t*> calloc(2 * N_STRENGTH + 2, sizeof(int32_t))
     STORE.most_won_gen = <uint32_t*> calloc(2 * N_STRENGTH + 2, sizeof(uint32_t))
     STORE.memo_epoch = 1
     if (STORE.memo == NULL or STORE.vals == NULL or STORE.flush == NULL or STORE.most_won == NULL or STORE.most_won_gen == NULL or STORE.p5 == NULL or STORE.pref == NULL or STORE.info == NULL or STORE.pref_gen == NULL or STORE.plan_head == NULL
-            or STORE.plan_epoch == NULL or STORE.plans == NULL or STORE.entries == NULL or STORE.keys == NULL):
+            or STORE.plan_epoch == NULL or STORE.plans == NULL or STORE.entries == NULL or STORE.keys == NULL
+            or STORE.slots == NULL or STORE.slot_lists == NULL or STORE.filter_of == NULL):
         raise MemoryError("no memory for the solver's shared store")
     return 0
 
@@ -76,18 +80,23 @@ cdef void store_begin(const Deal* D, const Settings* st, const int32_t* p5, cons
         if STORE.ys_up != D.ys0[D.sigma]:
             STORE.ys_up = D.ys0[D.sigma]
             STORE.sgen += 1
-        return
-    STORE.gen += 1
-    STORE.sgen += 1
-    STORE.ys_up = D.ys0[D.sigma]
-    new_epoch()
-    STORE.rho = D.rho
-    memcpy(STORE.a0, D.a0, sizeof(STORE.a0))
-    memcpy(STORE.hand, hand_ranks, sizeof(STORE.hand))
-    memcpy(&STORE.st, st, sizeof(Settings))
-    memcpy(STORE.p5, p5, N_STRENGTH * sizeof(int32_t))
-    STORE.n_plans = 0
-    STORE.used = 0
+    else:
+        STORE.gen += 1
+        STORE.sgen += 1
+        STORE.ys_up = D.ys0[D.sigma]
+        new_epoch()
+        STORE.rho = D.rho
+        memcpy(STORE.a0, D.a0, sizeof(STORE.a0))
+        memcpy(STORE.hand, hand_ranks, sizeof(STORE.hand))
+        memcpy(&STORE.st, st, sizeof(Settings))
+        memcpy(STORE.p5, p5, N_STRENGTH * sizeof(int32_t))
+        STORE.n_plans = 0
+        STORE.used = 0
+    if STORE.filters_sgen != STORE.sgen:
+        # the dealer flushes kept are another up-suit generation's
+        STORE.filters_sgen = STORE.sgen
+        STORE.n_slots = 0
+        memset(STORE.filter_of, 0, 8192 * sizeof(Filter*))
 
 
 cdef void store_room(int plans) noexcept nogil:

@@ -98,7 +98,7 @@ cdef inline int count_below(const int* v, int n, int s) noexcept nogil:
 cdef bint deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qualifier) noexcept nogil
 
 
-cdef void blind_prefix(const Deal* D, const int* a, int64_t* pref) noexcept nogil
+cdef void blind_prefix(const Deal* D, const int* a, int64_t* pref, int end=*) noexcept nogil
 
 
 cdef void flush_filter(const Deal* D, int sigmask, Filter* f) noexcept nogil

@@ -13,10 +13,9 @@ from solver._combinatorics cimport N_DISTINCT, int128
 from solver._deck cimport Deal, Filter
 from solver._eval cimport eval5, tables
 from solver._settle cimport Settings
-from solver._store cimport memo
+from solver._store cimport STORE, memo, store_pref
 
 cdef enum:
-    MAX_SLOTS = 2048     # sets of dealer flushes kept for one deal (dealer_flushes)
     MS_PLANS = 20        # buy plans of one multiset: (band, payout) of 10 discards, flush or not
     RESULT_KEYS = 256    # (payout, insurance) pairs of the final hands of one option
 
@@ -54,11 +53,7 @@ cdef struct Ctx:
     int ysize
     int64_t n
     int64_t den
-    int64_t* pref
-    Filter* slots
-    int* slot_lists            # MAX_SLOTS * 2 * MAX_FLUSH: the lists of the slots
-    int n_slots
-    Filter** filter_of         # by sigmask (13 bits)
+    int64_t* pref              # the deck's blind prefix once an outcome needs it (deck_pref), or NULL
     int new[5]
     int n_new
     int n_masks
@@ -121,9 +116,10 @@ cdef Filter* new_dealer_flushes(Ctx* x, int sigmask) noexcept nogil
 
 
 cdef inline Filter* dealer_flushes(Ctx* x, int sigmask) noexcept nogil:
-    # the dealer flushes left when the new cards of the up suit are sigmask: they depend on
-    # sigmask alone, so they are kept for the whole deal (made once: new_dealer_flushes)
-    cdef Filter* f = x.filter_of[sigmask]
+    # the dealer flushes left when the new cards of the up suit are sigmask: for one up rank and
+    # up suit's unseen cards they depend on sigmask alone, so they are kept in the store for the
+    # up-suit generation (made once: new_dealer_flushes)
+    cdef Filter* f = STORE.filter_of[sigmask]
     return f if f != NULL else new_dealer_flushes(x, sigmask)
 
 
@@ -242,3 +238,11 @@ cdef inline void flush_cards(const int* R, int nr, int suit, int* new) noexcept 
     cdef int j
     for j in range(nr):
         new[j] = 4 * R[j] + suit
+
+
+cdef inline const int64_t* deck_pref(Ctx* x) noexcept nogil:
+    # the blind prefix of the deck less the new cards, counted when an outcome first needs it:
+    # the bounds of a multiset (multiset_begin) read only a few places of it
+    if x.pref == NULL:
+        x.pref = store_pref(x.D, x.a, x.ms)
+    return x.pref

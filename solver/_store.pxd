@@ -8,10 +8,11 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from solver._buy cimport PlanEntry, PlanKey, RankPlan, plan_part
 from solver._combinatorics cimport N_MULTI, int128
-from solver._deck cimport Deal, blind_prefix
+from solver._deck cimport Deal, Filter, blind_prefix
 from solver._settle cimport Settings
 
 cdef enum:
+    MAX_SLOTS = 2048              # sets of dealer flushes kept (at most 1,586 sigmasks of <= 5 ranks)
     STORE_ENTRIES = 1 << 23       # plan entries the shared store holds (256 MB at most)
     STORE_PLANS = 1 << 16
     MEMO_REGION = 8               # the memo of plan excesses and deltas: a page of 256 slots per
@@ -102,6 +103,13 @@ cdef struct Shared:
     uint16_t ys_up
     uint32_t sgen
     int64_t* vals                     # N_MS_ALL * 10 * 32: each group's value (MsInfo)
+    # the dealer flushes left by each sigmask met (dealer_flushes): they depend on the up rank,
+    # the up suit's unseen cards and the sigmask alone, so they are kept for the up-suit generation
+    Filter* slots                     # MAX_SLOTS filters
+    int* slot_lists                   # MAX_SLOTS * 2 * MAX_FLUSH: their lists
+    int n_slots
+    Filter** filter_of                # by sigmask (13 bits), or NULL
+    uint32_t filters_sgen             # the up-suit generation they are of
     FlushValue* flush                 # N_MS_ALL * 10 * 2: by discard, in the up suit or not
     int32_t* most_won                 # by band: most_draws_won of its players, for this generation
     uint32_t* most_won_gen

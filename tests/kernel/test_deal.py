@@ -377,6 +377,25 @@ def test_suit_classes_in_a_row_share_work_exactly(ranks, up):
         assert solve(h, u, forced) == bound
 
 
+def test_dead_cards_in_a_row_share_the_dealer_flushes_exactly():
+    """Deals of the same ranks and the same unseen cards of the up suit, with dead cards of
+    other suits, solved in a row (the dealer flushes of each set of new up-suit cards kept in
+    the store for all of them) equal the same deals solved from an empty store, compact or not."""
+    from solver import _dealer
+
+    hand, up = deal("Ah Kh 9c 6d 2s", "4h")
+    deads = [parse_cards(d) for d in ("Qc", "Qd 7s", "Qs 7c", "Qd 7c")]
+    _dealer.clear_shared()
+    generation = _dealer.shared_state()["generation"]
+    in_a_row = [(solve(hand, up, R, dead), solve(hand, up, R, dead, leading=2)) for dead in deads]
+    assert _dealer.shared_state()["generation"] == generation + 2  # two rank-level deals met
+    for dead, (full, top) in zip(deads, in_a_row):
+        _dealer.clear_shared()
+        assert solve(hand, up, R, dead) == full
+        _dealer.clear_shared()
+        assert solve(hand, up, R, dead, leading=2) == top
+
+
 BOUND_RULES = {"russian": R, "redraws_3": VARIANTS["redraws_3"], "qualifier_pair": VARIANTS["qualifier_pair"],
                "insurance_half": VARIANTS["insurance_half"], "ante_paid": VARIANTS["ante_paid"],
                "oasis_forced_five": rules.preset("oasis")}
