@@ -1,10 +1,11 @@
 # cython: language_level=3
 """Buying the dealer a game (declared in ``solver/_buy.pxd``; docs/design.md §3)."""
-from libc.stdint cimport int8_t, int64_t, uint16_t
-from libc.string cimport memmove, memset
-from libc.stdlib cimport free, malloc
+from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t, uint32_t
+from libc.string cimport memcmp, memcpy, memmove, memset
+from libc.stdlib cimport abort, calloc, free, malloc
 from solver._combinatorics cimport N_DISTINCT, POP
 from solver._deck cimport Deal, Draws, draws_below
+from solver._eval cimport N_STRENGTH
 from solver._settle cimport Settings, buys_at, falling
 
 
@@ -22,42 +23,128 @@ cdef inline void _redraw_factors(int m, int redraws, int64_t* g) noexcept nogil:
         g[c] = _buy_class(1, c, m, redraws)
 
 
-cdef struct Gone:
-    # a deck as the deal's less a few cards: the ranks it lost, how many of each
-    int n
-    int rank[13]
-    int count[13]
+cdef int _LOWEST[128]                  # the lowest set bit of each 7-bit mask
+_LOWEST[0] = 0
+for _m in range(1, 128):
+    _LOWEST[_m] = (_m & -_m).bit_length() - 1
 
 
-cdef inline void _gone(const Deal* D, const int* a, Gone* gone) noexcept nogil:
-    cdef int r
-    gone.n = 0
-    for r in range(13):
-        if a[r] != D.a0[r]:
-            gone.rank[gone.n] = r
-            gone.count[gone.n] = D.a0[r] - a[r]
-            gone.n += 1
+cdef inline void _rank_sums(const int* a, int* lo, int* hi) noexcept nogil:
+    # the deck's cards of any set of ranks as two table reads: lo by the 7 lowest ranks'
+    # bits, hi by the 6 highest's (each entry one more rank than an entry before it)
+    cdef int m
+    lo[0] = 0
+    hi[0] = 0
+    for m in range(1, 128):
+        lo[m] = lo[m & (m - 1)] + a[_LOWEST[m]]
+    for m in range(1, 64):
+        hi[m] = hi[m & (m - 1)] + a[7 + _LOWEST[m]]
 
 
-cdef inline int _qualifying_draws(const Deal* D, int i, const Gone* gone) noexcept nogil:
-    # the stub's cards after which a dealer of rank set i qualifies once it buys, suits aside
-    cdef int e, q = D.ds_q0[i]
-    for e in range(gone.n):
-        if (D.ds_qual[i] >> gone.rank[e]) & 1:
-            q -= gone.count[e]
-    return q
+cdef inline int _cards_in(const int* lo, const int* hi, uint16_t ranks) noexcept nogil:
+    # the deck's cards of the ranks ``ranks`` (tables of _rank_sums)
+    return lo[ranks & 127] + hi[ranks >> 7]
 
 
-cdef inline int _draws_won(const Draws* d, const int* a, uint16_t h, int player, int* e) noexcept nogil:
-    # the stub's cards (deck a less the hidden ranks h) whose draw the player beats; e: how
-    # many of the draws those are
-    cdef int k = 0, w = 0, r
-    while k < d.n and d.strength[k] < player:
-        r = d.rank[k]
-        w += a[r] - ((h >> r) & 1)
-        k += 1
-    e[0] = k
-    return w
+cdef enum:
+    BAND_SLOTS = 4096                  # bands kept for one up rank and qualifier
+
+
+cdef struct BandCache:
+    # the band skeletons of one up rank and qualifier (band_draws), and _most_won of each
+    # band for one deck of the deal (a0)
+    int rho, qualifier
+    uint32_t epoch                     # of the skeletons: new with the up rank, or when full
+    int n_slots
+    BandDraw* pool                     # BAND_SLOTS * N_DISTINCT
+    int32_t* slot_of                   # by band
+    uint32_t* slot_epoch
+    int a0[13]
+    uint32_t a0_epoch                  # of most_won: new with the deck
+    int32_t* most_won                  # by band
+    uint32_t* most_won_epoch
+
+
+cdef BandCache _CACHE
+_CACHE.rho = -1
+_CACHE.pool = NULL
+
+
+cdef int _band_alloc() noexcept nogil:
+    # the cache, once per process (pages are touched only as bands are met)
+    if _CACHE.pool != NULL:
+        return 0
+    _CACHE.pool = <BandDraw*> malloc(BAND_SLOTS * N_DISTINCT * sizeof(BandDraw))
+    _CACHE.slot_of = <int32_t*> calloc(2 * N_STRENGTH + 2, sizeof(int32_t))
+    _CACHE.slot_epoch = <uint32_t*> calloc(2 * N_STRENGTH + 2, sizeof(uint32_t))
+    _CACHE.most_won = <int32_t*> calloc(2 * N_STRENGTH + 2, sizeof(int32_t))
+    _CACHE.most_won_epoch = <uint32_t*> calloc(2 * N_STRENGTH + 2, sizeof(uint32_t))
+    if (_CACHE.pool == NULL or _CACHE.slot_of == NULL or _CACHE.slot_epoch == NULL
+            or _CACHE.most_won == NULL or _CACHE.most_won_epoch == NULL):
+        abort()  # a few MB of address space: nothing sensible to do without them
+    _CACHE.epoch = 1
+    _CACHE.a0_epoch = 1
+    return 0
+
+
+cdef void forget_bands() noexcept nogil:
+    # the next plan starts from no skeleton (the tests compare with an empty store)
+    _CACHE.rho = -1
+
+
+cdef void _fill_band(const Deal* D, int player, BandDraw* out) noexcept nogil:
+    # the skeleton of the player's band: for each buyable rank set, which of its draws the
+    # player beats, ties and loses to, plain and in the kept cards' suit
+    cdef int i, j, e, end, fe
+    cdef uint16_t h
+    cdef const Draws* d
+    cdef const Draws* fd
+    cdef BandDraw* b
+    for j in range(D.n_buyable):
+        i = D.buyable[j]
+        h = D.ds_mask[i]
+        b = &out[j]
+        d = &D.ds_plain[i]
+        e = draws_below(d, player)
+        end = e
+        while end < d.n and d.strength[end] == player:
+            end += 1
+        b.win = d.cum[e]
+        b.tie = d.cum[end] & ~d.cum[e]
+        b.lose = D.ds_qual[i] & ~d.cum[end]
+        b.win_h = POP[b.win & h]
+        b.tie_h = POP[b.tie & h]
+        b.lose_h = POP[b.lose & h]
+        fd = &D.ds_flush[i]
+        fe = draws_below(fd, player)
+        b.fwin = fd.cum[fe]
+        while fe < fd.n and fd.strength[fe] == player:
+            fe += 1
+        b.flose = fd.cum[fd.n] & ~fd.cum[fe]
+
+
+cdef const BandDraw* band_draws(const Deal* D, int player) noexcept nogil:
+    """The skeleton of the player's band (for each of ``D.buyable``): it depends on the up rank,
+    the qualifier and the band alone, so it is made once and kept (a cache of the process)."""
+    cdef int band = D.band[player]
+    cdef BandDraw* out
+    _band_alloc()
+    if _CACHE.rho != D.rho or _CACHE.qualifier != D.qualifier:
+        _CACHE.rho = D.rho
+        _CACHE.qualifier = D.qualifier
+        _CACHE.epoch += 1
+        _CACHE.a0_epoch += 1
+        _CACHE.n_slots = 0
+    if _CACHE.slot_epoch[band] != _CACHE.epoch:
+        if _CACHE.n_slots == BAND_SLOTS:
+            # full: the bands start again (a skeleton is read only while a plan is made)
+            _CACHE.epoch += 1
+            _CACHE.n_slots = 0
+        _CACHE.slot_of[band] = _CACHE.n_slots
+        _CACHE.slot_epoch[band] = _CACHE.epoch
+        _CACHE.n_slots += 1
+        _fill_band(D, player, _CACHE.pool + <int64_t> _CACHE.slot_of[band] * N_DISTINCT)
+    return _CACHE.pool + <int64_t> _CACHE.slot_of[band] * N_DISTINCT
 
 
 cdef inline bint _buys(const RankPlan* R, int64_t v) noexcept nogil:
@@ -110,43 +197,56 @@ cdef void add_split(const RankPlan* R, int k, const int* a, uint16_t outs, int64
     split[3] += times * g * (l - POP[outs & e.lose] + POP[outs & e.flose])
 
 
-cdef int most_draws_won(const Deal* D, int player) noexcept nogil:
-    """The most stub cards, over the dealer's rank sets that may buy, whose draw qualifies the
-    dealer below the player (flush draws included), in the deal's deck: a deck of fewer cards
-    (the deal's less new cards) has no more."""
-    cdef int i, j, e, w, most = 0
+cdef int _most_won(const Deal* D, int player, const BandDraw* bd) noexcept nogil:
+    # the most stub cards, over the dealer's rank sets that may buy, whose draw qualifies the
+    # dealer below the player (flush draws included), in the deal's deck (kept by band for the
+    # deck): a deck of fewer cards (the deal's less new cards) has no more
+    cdef int lo[128]
+    cdef int hi[64]
+    cdef int j, w, most = 0
+    cdef int band = D.band[player]
+    if memcmp(_CACHE.a0, D.a0, sizeof(_CACHE.a0)) != 0:
+        memcpy(_CACHE.a0, D.a0, sizeof(_CACHE.a0))
+        _CACHE.a0_epoch += 1
+    if _CACHE.most_won_epoch[band] == _CACHE.a0_epoch:
+        return _CACHE.most_won[band]
+    _rank_sums(D.a0, lo, hi)
     for j in range(D.n_buyable):
-        i = D.buyable[j]
-        w = _draws_won(&D.ds_plain[i], D.a0, D.ds_mask[i], player, &e)
-        w += POP[D.ds_flush[i].cum[draws_below(&D.ds_flush[i], player)]]
+        w = _cards_in(lo, hi, bd[j].win) - bd[j].win_h + POP[bd[j].fwin]
         if w > most:
             most = w
+    _CACHE.most_won[band] = most
+    _CACHE.most_won_epoch[band] = _CACHE.a0_epoch
     return most
 
 
 cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int64_t pay,
-                     RankPlan* R, int most_won=-1) noexcept nogil:
-    """Fill ``R`` (its keys and entries: room for D.n_buyable) for the deck's rank counts ``a``,
-    a draw that beats the player paying ``pay`` (``win_pay``, or less under the table's maximum
-    when insured: _insured_pay).
+                     RankPlan* R) noexcept nogil:
+    """Fill ``R`` (its keys and entries: room for D.n_buyable) for the deck's rank counts ``a``
+    (the deal's deck less some cards), a draw that beats the player paying ``pay``
+    (``win_pay``, or less under the table's maximum when insured: _insured_pay).
 
     E[buy] is at most best_pay times the chance to qualify after the buy: a rank set is kept
     when its plain draws can pay, or when a flush draw with every out of its suit still unseen
-    could. ``most_won`` (most_draws_won of the player, if known) can show that none can: no entry.
+    could; when none can in the deal's whole deck (_most_won), there is no entry. What the
+    player's band beats, ties and loses to is its skeleton (band_draws); the deck only counts
+    the cards of those ranks.
     """
-    cdef int i, j, k, e, r, top, rho = D.rho, n_thrown = 0, n_other = 0, fe
+    cdef const BandDraw* bd = band_draws(D, player)
+    cdef const BandDraw* b
+    cdef int lo[128]
+    cdef int hi[64]
+    cdef int i, j, top, rho = D.rho, n_thrown = 0, n_other = 0
     cdef int m = ysize - 4
     cdef int64_t threshold = (st.buy_fee + 1) * falling(m, st.redraws + 1)
     cdef int64_t best_pay = pay
-    cdef int64_t count, S, c, v, q, gc, w, tie
+    cdef int64_t count, S, c, v, gc, w, tie, lost
+    cdef int64_t pay_of[5]             # best_pay * g[c]: a qualifying draw below the player
+    cdef int64_t need_of[5]            # threshold // pay_of[c] (PlanKey.need less the plain draws)
     cdef uint16_t h
-    cdef const Draws* d
-    cdef const Draws* fd
-    cdef uint16_t fwin
     cdef bint plain_ok
     cdef PlanEntry* out
     cdef PlanKey* ok
-    cdef Gone gone
     _redraw_factors(m, st.redraws, R.g)
     R.always = st.buy_policy >= 0     # the callers ask for a plan only of a hand that buys (buys)
     R.threshold = threshold
@@ -156,28 +256,26 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
     R.plain = NULL
     R.n = 0
     R.n_thrown = 0
-    if most_won >= 0 and not R.always:
-        gc = 0
-        for c in range(5):
-            gc = R.g[c] if R.g[c] > gc else gc
-        if best_pay * most_won * gc <= threshold:
-            return  # no rank set can pay (two pair, mostly: a pair below it is too few outs)
-    _gone(D, a, &gone)
+    gc = 0
+    for c in range(5):
+        pay_of[c] = best_pay * R.g[c]
+        need_of[c] = threshold // pay_of[c] if pay_of[c] != 0 else 13
+        gc = R.g[c] if R.g[c] > gc else gc
+    if not R.always and best_pay * _most_won(D, player, bd) * gc <= threshold:
+        return  # no rank set can pay (two pair, mostly: a pair below it is too few outs)
+    _rank_sums(a, lo, hi)
     for j in range(D.n_buyable):
         i = D.buyable[j]
+        b = &bd[j]
         h = D.ds_mask[i]
         top = D.ds_top[i]
         c = a[top] - ((h >> top) & 1)
         gc = R.g[c]
         # only the w stub cards whose draw qualifies below the player pay, best_pay each
-        d = &D.ds_plain[i]
-        w = _draws_won(d, a, h, player, &e)
-        plain_ok = best_pay * w * gc > threshold
+        w = _cards_in(lo, hi, b.win) - b.win_h
+        plain_ok = pay_of[c] * w > threshold
         # flush draws: the outs that make a flush below the player bound them
-        fd = &D.ds_flush[i]
-        fe = draws_below(fd, player)
-        fwin = fd.cum[fe]
-        if not R.always and not plain_ok and best_pay * (w + POP[fwin]) * gc <= threshold:
+        if not R.always and not plain_ok and pay_of[c] * (w + POP[b.fwin]) <= threshold:
             continue
         count = (<int64_t> a[D.ds_rank[i][0]]) * a[D.ds_rank[i][1]] * a[D.ds_rank[i][2]] * a[D.ds_rank[i][3]]
         if count == 0:
@@ -191,34 +289,28 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
             n_other += 1
             out = &R.e[D.n_buyable - n_other]
             ok = &R.key[D.n_buyable - n_other]
-        out.win = d.cum[e]
-        tie = 0
-        while e < d.n and d.strength[e] == player:
-            r = d.rank[e]
-            tie += a[r] - ((h >> r) & 1)
-            e += 1
-        out.lose = D.ds_qual[i] & ~d.cum[e]
-        out.tie = d.cum[e] & ~out.win
-        q = _qualifying_draws(D, i, &gone)
-        S = best_pay * w - 3 * (q - w - tie)
+        out.win = b.win
+        out.tie = b.tie
+        out.lose = b.lose
+        out.flose = b.flose
+        tie = _cards_in(lo, hi, b.tie) - b.tie_h
+        lost = _cards_in(lo, hi, b.lose) - b.lose_h
+        S = best_pay * w - 3 * lost
         v = _excess(R, S * gc - threshold)
         ok.h = h
         ok.top = top
         ok.c = c
         # pay (w + outs) > threshold, pay = best_pay * gc, is outs > threshold // pay - w
-        ok.need = -1 if R.always else <int8_t> max(-1, min(13, threshold // (best_pay * gc) - w))
+        ok.need = -1 if R.always else <int8_t> max(-1, min(13, need_of[c] - w))
+        ok.fwin = b.fwin
         out.S = S
         out.v = v
         R.base += count * v
-        ok.fwin = fwin
-        while fe < fd.n and fd.strength[fe] == player:
-            fe += 1
-        out.flose = fd.cum[fd.n] & ~fd.cum[fe]
         if _buys(R, v):
             R.base_split[0] += count
             R.base_split[1] += count * gc * w
             R.base_split[2] += count * gc * tie
-            R.base_split[3] += count * gc * (q - w - tie)
+            R.base_split[3] += count * gc * lost
     memmove(&R.e[n_thrown], &R.e[D.n_buyable - n_other], n_other * sizeof(PlanEntry))
     memmove(&R.key[n_thrown], &R.key[D.n_buyable - n_other], n_other * sizeof(PlanKey))
     R.n = n_thrown + n_other

@@ -368,20 +368,20 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, KernelR
             or out.shape[1] != N_COUNTS + 1:
         raise ValueError("hands (N, 5), up_cards (N,) and out (N, 14) do not match")
     D.ranks_valid = 0
+    # the GIL is held, as in solve: the buys' band skeletons are the process's (rank_plan)
     try:
-        with nogil:
-            for k in range(hands.shape[0]):
-                if not deal_init(D, up_cards[k], &hands[k, 0], 5, st.qualifier):
-                    blind_prefix(D, D.a0, pref)
-                filter_lists(&f, f_lists)
-                flush_filter(D, 0, &f)
-                n = falling(D.n0, 4) // 24
-                den = falling(D.n0 - 4, st.redraws + 1)
-                player = eval5(t, hands[k, 0], hands[k, 1], hands[k, 2], hands[k, 3], hands[k, 4])
-                nq = dealer_below(D, pref, &f, st.qualifier)
-                out[k, 7] = bet_with_buy(D, st, pref, &f, D.a0, D.ys0, D.n0, player, p5[player], nq, n, den, counts)
-                for i in range(N_COUNTS):
-                    out[k, i + (i >= 7)] = counts[i]
+        for k in range(hands.shape[0]):
+            if not deal_init(D, up_cards[k], &hands[k, 0], 5, st.qualifier):
+                blind_prefix(D, D.a0, pref)
+            filter_lists(&f, f_lists)
+            flush_filter(D, 0, &f)
+            n = falling(D.n0, 4) // 24
+            den = falling(D.n0 - 4, st.redraws + 1)
+            player = eval5(t, hands[k, 0], hands[k, 1], hands[k, 2], hands[k, 3], hands[k, 4])
+            nq = dealer_below(D, pref, &f, st.qualifier)
+            out[k, 7] = bet_with_buy(D, st, pref, &f, D.a0, D.ys0, D.n0, player, p5[player], nq, n, den, counts)
+            for i in range(N_COUNTS):
+                out[k, i + (i >= 7)] = counts[i]
     finally:
         free(D)
         free(pref)

@@ -43,7 +43,7 @@ cdef bint deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qual
     cdef int i, c, r
     cdef uint8_t seen[52]
     cdef int a0[13]
-    cdef bint same
+    cdef bint same, up_same
     for i in range(52):
         seen[i] = 0
     for i in range(n_known):
@@ -61,18 +61,18 @@ cdef bint deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qual
             D.n0 += 1
             a0[c >> 2] += 1
             D.ys0[c & 3] |= 1 << (c >> 2)
-    # the rank-level part is kept from the previous deal of the same ranks (callers set
+    # the up rank's part is kept from the previous deal of the same up rank (callers set
     # ranks_valid = 0 on a new Deal)
-    same = D.ranks_valid and D.rho == (up >> 2) and D.qualifier == qualifier
+    up_same = D.ranks_valid and D.rho == (up >> 2) and D.qualifier == qualifier
+    same = up_same
     for r in range(13):
         same = same and D.a0[r] == a0[r]
         D.a0[r] = a0[r]
     D.rho = up >> 2
     D.qualifier = qualifier
     D.ranks_valid = 1
-    if not same:
+    if not up_same:
         _deal_ranks(D, qualifier)
-        _deal_counts(D)
     _deal_flushes(D)
     return same
 
@@ -99,16 +99,6 @@ cdef void _deal_ranks(Deal* D, int qualifier) noexcept nogil:
     memcpy(D, c, sizeof(Deal))
     D.up, D.sigma, D.n0, D.a0, D.ys0 = keep.up, keep.sigma, keep.n0, keep.a0, keep.ys0
     D.ranks_valid = 1
-
-
-cdef void _deal_counts(Deal* D) noexcept nogil:
-    # what depends on the deck's rank counts: the stub's qualifying draws of each rank set
-    cdef int i, r
-    for i in range(D.n_ds):
-        D.ds_q0[i] = 0
-        for r in range(13):
-            if (D.ds_qual[i] >> r) & 1:
-                D.ds_q0[i] += D.a0[r] - ((D.ds_mask[i] >> r) & 1)
 
 
 cdef void _deal_ranks_of(Deal* D, int qualifier) noexcept nogil:

@@ -3,7 +3,7 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, malloc
 from libc.string cimport memcmp, memcpy, memset
-from solver._buy cimport PlanEntry, PlanKey, RankPlan, most_draws_won, plan_part, rank_plan
+from solver._buy cimport PlanEntry, PlanKey, RankPlan, forget_bands, plan_part, rank_plan
 from solver._combinatorics cimport N_DISTINCT, N_MS_ALL, N_MULTI
 from solver._deck cimport MAX_FLUSH, Deal, Filter
 from solver._eval cimport N_STRENGTH
@@ -29,10 +29,8 @@ cdef int store_alloc() except -1:
     STORE.slot_lists = <int*> malloc(MAX_SLOTS * 2 * MAX_FLUSH * sizeof(int))
     STORE.filter_of = <Filter**> calloc(8192, sizeof(Filter*))
     STORE.flush = <FlushValue*> calloc(N_MS_ALL * 10 * 2, sizeof(FlushValue))
-    STORE.most_won = <int32_t*> calloc(2 * N_STRENGTH + 2, sizeof(int32_t))
-    STORE.most_won_gen = <uint32_t*> calloc(2 * N_STRENGTH + 2, sizeof(uint32_t))
     STORE.memo_epoch = 1
-    if (STORE.memo == NULL or STORE.vals == NULL or STORE.flush == NULL or STORE.most_won == NULL or STORE.most_won_gen == NULL or STORE.p5 == NULL or STORE.pref == NULL or STORE.info == NULL or STORE.pref_gen == NULL or STORE.plan_head == NULL
+    if (STORE.memo == NULL or STORE.vals == NULL or STORE.flush == NULL or STORE.p5 == NULL or STORE.pref == NULL or STORE.info == NULL or STORE.pref_gen == NULL or STORE.plan_head == NULL
             or STORE.plan_epoch == NULL or STORE.plans == NULL or STORE.entries == NULL or STORE.keys == NULL
             or STORE.slots == NULL or STORE.slot_lists == NULL or STORE.filter_of == NULL):
         raise MemoryError("no memory for the solver's shared store")
@@ -55,7 +53,9 @@ cdef void new_epoch() noexcept nogil:
 
 
 def clear_shared() -> None:
-    """Forget what the last rank-level deal left in the shared store (the tests compare)."""
+    """Forget what the last rank-level deal left in the shared store, and the buys' band
+    skeletons (the tests compare)."""
+    forget_bands()
     STORE.gen += 1
     STORE.sgen += 1
     new_epoch()
@@ -132,10 +132,7 @@ cdef int store_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
     STORE.n_plans += 1
     s.r.e = STORE.entries + STORE.used
     s.r.key = STORE.keys + STORE.used
-    if STORE.most_won_gen[band] != STORE.gen:
-        STORE.most_won[band] = most_draws_won(D, player)
-        STORE.most_won_gen[band] = STORE.gen
-    rank_plan(D, st, a, ysize, player, win_pay(st, p), &s.r, STORE.most_won[band])
+    rank_plan(D, st, a, ysize, player, win_pay(st, p), &s.r)
     STORE.used += s.r.n
     out[0] = s.r
     return STORE.n_plans - 1

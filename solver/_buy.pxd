@@ -30,6 +30,21 @@ cdef struct PlanEntry:
     uint16_t tie                      # plain draws that tie (for the buy's results, add_split)
 
 
+cdef struct BandDraw:
+    # A band of players against one rank set that may buy, whatever the deck (the skeleton of
+    # its plans, band_draws): the ranks of the plain draws it beats, ties and loses to, those
+    # of the draws in the kept cards' suit it beats and loses to, and how many of each plain
+    # kind the rank set itself hides (they are not in the stub)
+    uint16_t win
+    uint16_t tie
+    uint16_t lose
+    uint16_t fwin
+    uint16_t flose
+    uint8_t win_h
+    uint8_t tie_h
+    uint8_t lose_h
+
+
 cdef struct RankPlan:
     # The buy's part of one deck's rank counts and one band of players, whatever the suits: the
     # same for every suit class of a rank-level deal (see Shared). Entries [0, n_thrown) are
@@ -60,11 +75,14 @@ cdef inline void plain_counts(RankPlan* R, uint8_t* room) noexcept nogil:
     R.plain = room
 
 
-cdef int most_draws_won(const Deal* D, int player) noexcept nogil
+cdef const BandDraw* band_draws(const Deal* D, int player) noexcept nogil
+
+
+cdef void forget_bands() noexcept nogil
 
 
 cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int64_t pay,
-                     RankPlan* R, int most_won=*) noexcept nogil
+                     RankPlan* R) noexcept nogil
 
 
 cdef int64_t plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,

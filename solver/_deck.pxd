@@ -29,7 +29,7 @@ cdef inline int draws_below(const Draws* d, int player) noexcept nogil:
 
 cdef struct Deal:
     int up, rho, sigma, n0
-    int ranks_valid                   # the rank-level part below is that of (rho, a0, qualifier)
+    int ranks_valid                   # the up rank's part below is that of (rho, qualifier)
     int qualifier
     int a0[13]
     uint16_t ys0[4]                   # unseen cards of each suit, as rank bit sets
@@ -53,7 +53,6 @@ cdef struct Deal:
     int ds_strength[N_DISTINCT]       # rank strength of the dealer's five distinct ranks
     uint16_t ds_qual[N_DISTINCT]      # ranks whose draw after a buy qualifies (suits aside)
     Draws ds_plain[N_DISTINCT]        # those draws by strength
-    int ds_q0[N_DISTINCT]             # the deck's cards of those ranks, the hidden ones out
     int n_buyable
     int buyable[N_DISTINCT]           # the rank sets that do not qualify
     bint any_thrown                   # one of them throws the up-card when buying

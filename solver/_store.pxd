@@ -111,8 +111,6 @@ cdef struct Shared:
     Filter** filter_of                # by sigmask (13 bits), or NULL
     uint32_t filters_sgen             # the up-suit generation they are of
     FlushValue* flush                 # N_MS_ALL * 10 * 2: by discard, in the up suit or not
-    int32_t* most_won                 # by band: most_draws_won of its players, for this generation
-    uint32_t* most_won_gen
     # by discard mask: the sum of multiset_bound over every multiset, for this generation and
     # a bet forced after the exchange or not (it depends on the ranks alone)
     int128 plain[32]

@@ -396,6 +396,27 @@ def test_dead_cards_in_a_row_share_the_dealer_flushes_exactly():
         assert solve(hand, up, R, dead, leading=2) == top
 
 
+def test_band_skeletons_follow_the_up_rank_the_qualifier_and_the_deck():
+    """The buys' band skeletons are kept by up rank and qualifier, the bound of each band by the
+    deal's deck: deals that change one of them, solved in a row, equal the same solved alone
+    (a deck of 20 dead cards first bounds its bands lower than the whole deck does)."""
+    from solver import _dealer
+
+    pair = VARIANTS["qualifier_pair"].replace(exchange_max=3)
+    r = R.replace(exchange_max=3)
+    trips, straight, small = deal("9h 9d 9c 6d 2s", "7h"), deal("Qs Jd Tc 9s 8d", "Kc"), deal("7s 8h 4h 4d 6c", "3c")
+    twenty = parse_cards("8c Kc Qs 2c Ah 8s 3d As 9c Ks Jc 8d 5h Qd Jh Ad 3h 2d 4s Ac")
+    row = [(trips, r, ()), (trips, pair, ()), (straight, r, ()), (trips, r, parse_cards("Kc Kh 8d")),
+           (trips, r, ()), (straight, pair, ()), (trips, pair, parse_cards("Ks")), (small, r, twenty),
+           (small, r, ())]
+    _dealer.clear_shared()
+    in_a_row = [solve(*d, rules_, dead) for d, rules_, dead in row]
+    for (d, rules_, dead), warm in zip(row, in_a_row):
+        _dealer.clear_shared()
+        assert solve(*d, rules_, dead) == warm, (d, rules_.dealer_qualifier, dead)
+    check_against_reference(*straight, R)  # after another up rank's skeletons
+
+
 BOUND_RULES = {"russian": R, "redraws_3": VARIANTS["redraws_3"], "qualifier_pair": VARIANTS["qualifier_pair"],
                "insurance_half": VARIANTS["insurance_half"], "ante_paid": VARIANTS["ante_paid"],
                "oasis_forced_five": rules.preset("oasis")}
