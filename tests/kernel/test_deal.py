@@ -415,6 +415,13 @@ def test_band_skeletons_follow_the_up_rank_the_qualifier_and_the_deck():
         _dealer.clear_shared()
         assert solve(*d, rules_, dead) == warm, (d, rules_.dealer_qualifier, dead)
     check_against_reference(*straight, R)  # after another up rank's skeletons
+    # deals of other up ranks one after another: their bands' numbers can coincide
+    one = R.replace(exchange_max=1)
+    row = [("8d 6d 7d 2h 5c", "Kd"), ("2c 8h 2s 8c 9s", "4c"), ("8h 3c 8d 5c Qc", "3d"), ("Kc Jd 4d 4s Jh", "Kh"),
+           ("6s 3c Kh 5h Ad", "4c"), ("3h As Kc 9s 9d", "2s"), ("Qh 5h 9c 4c 5c", "Ah")]
+    for text, up in row:
+        solve(*deal(text, up), one)
+    check_against_reference(*deal("3h 3s 2s Ah 3c", "Qd"), R)
 
 
 BOUND_RULES = {"russian": R, "redraws_3": VARIANTS["redraws_3"], "qualifier_pair": VARIANTS["qualifier_pair"],
