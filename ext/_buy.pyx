@@ -2,7 +2,7 @@
 """Buying the dealer a game (declared in ``solver/_buy.pxd``; docs/design.md §3)."""
 from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t, uint32_t
 from libc.string cimport memcmp, memcpy, memmove, memset
-from libc.stdlib cimport abort, calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from solver._combinatorics cimport N_DISTINCT, POP
 from solver._deck cimport Deal, Draws, draws_below
 from solver._eval cimport N_STRENGTH
@@ -70,8 +70,9 @@ _CACHE.rho = -1
 _CACHE.pool = NULL
 
 
-cdef int _band_alloc() noexcept nogil:
-    # the cache, once per process (pages are touched only as bands are met)
+cdef int bands_alloc() except -1:
+    """The band cache, once per process (pages are touched only as bands are met): the kernel's
+    entry points call it before anything that makes a plan."""
     if _CACHE.pool != NULL:
         return 0
     _CACHE.pool = <BandDraw*> malloc(BAND_SLOTS * N_DISTINCT * sizeof(BandDraw))
@@ -81,10 +82,18 @@ cdef int _band_alloc() noexcept nogil:
     _CACHE.most_won_epoch = <uint32_t*> calloc(2 * N_STRENGTH + 2, sizeof(uint32_t))
     if (_CACHE.pool == NULL or _CACHE.slot_of == NULL or _CACHE.slot_epoch == NULL
             or _CACHE.most_won == NULL or _CACHE.most_won_epoch == NULL):
-        abort()  # a few MB of address space: nothing sensible to do without them
+        free(_CACHE.pool)
+        _CACHE.pool = NULL
+        raise MemoryError("no memory for the solver's band skeletons")
     _CACHE.epoch = 1
     _CACHE.a0_epoch = 1
     return 0
+
+
+cdef inline void _bands_again() noexcept nogil:
+    # every skeleton made so far is forgotten (a new up rank or qualifier, or the pool full)
+    _CACHE.epoch += 1
+    _CACHE.n_slots = 0
 
 
 cdef void forget_bands() noexcept nogil:
@@ -127,19 +136,14 @@ cdef const BandDraw* band_draws(const Deal* D, int player) noexcept nogil:
     """The skeleton of the player's band (for each of ``D.buyable``): it depends on the up rank,
     the qualifier and the band alone, so it is made once and kept (a cache of the process)."""
     cdef int band = D.band[player]
-    cdef BandDraw* out
-    _band_alloc()
     if _CACHE.rho != D.rho or _CACHE.qualifier != D.qualifier:
         _CACHE.rho = D.rho
         _CACHE.qualifier = D.qualifier
-        _CACHE.epoch += 1
-        _CACHE.a0_epoch += 1
-        _CACHE.n_slots = 0
+        _CACHE.a0_epoch += 1          # the bands' numbers mean other draws now
+        _bands_again()
     if _CACHE.slot_epoch[band] != _CACHE.epoch:
         if _CACHE.n_slots == BAND_SLOTS:
-            # full: the bands start again (a skeleton is read only while a plan is made)
-            _CACHE.epoch += 1
-            _CACHE.n_slots = 0
+            _bands_again()            # a skeleton is read only while a plan is made
         _CACHE.slot_of[band] = _CACHE.n_slots
         _CACHE.slot_epoch[band] = _CACHE.epoch
         _CACHE.n_slots += 1
@@ -240,7 +244,7 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
     cdef int m = ysize - 4
     cdef int64_t threshold = (st.buy_fee + 1) * falling(m, st.redraws + 1)
     cdef int64_t best_pay = pay
-    cdef int64_t count, S, c, v, gc, w, tie, lost
+    cdef int64_t count, S, c, v, gc, gmax = 0, w, tie, lost
     cdef int64_t pay_of[5]             # best_pay * g[c]: a qualifying draw below the player
     cdef int64_t need_of[5]            # threshold // pay_of[c] (PlanKey.need less the plain draws)
     cdef uint16_t h
@@ -256,12 +260,11 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
     R.plain = NULL
     R.n = 0
     R.n_thrown = 0
-    gc = 0
     for c in range(5):
         pay_of[c] = best_pay * R.g[c]
         need_of[c] = threshold // pay_of[c] if pay_of[c] != 0 else 13
-        gc = R.g[c] if R.g[c] > gc else gc
-    if not R.always and best_pay * _most_won(D, player, bd) * gc <= threshold:
+        gmax = R.g[c] if R.g[c] > gmax else gmax
+    if not R.always and best_pay * _most_won(D, player, bd) * gmax <= threshold:
         return  # no rank set can pay (two pair, mostly: a pair below it is too few outs)
     _rank_sums(a, lo, hi)
     for j in range(D.n_buyable):

@@ -14,7 +14,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 from solver._bet cimport N_COUNTS, bet_with_buy
 from solver._bound cimport flush_slack
-from solver._buy cimport RankPlan
+from solver._buy cimport RankPlan, bands_alloc
 from solver._combinatorics cimport MS_OFF, N_MULTI, POP, int128
 from solver._deck cimport (MAX_FLUSH, Deal, Filter, blind_prefix, deal_init, dealer_below, filter_lists,
                            flush_filter)
@@ -55,6 +55,7 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, Kernel
     ``known`` holds every card out of the deck besides the up-card: the final hand, the cards
     thrown away, dead cards. ``p`` is the final hand's payout multiple.
     """
+    bands_alloc()  # before anything is allocated here: it may raise
     cdef const Settings* st = &rules.st
     cdef const EvalTables* t = tables()
     cdef Deal* D = <Deal*> malloc(sizeof(Deal))
@@ -353,6 +354,7 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, KernelR
     ``out`` has one row of 14 per deal. Consecutive deals of the same ranks (hand and up-card)
     share the dealer's rank counts: sort the deals by ranks to make the most of it.
     """
+    bands_alloc()  # before anything is allocated here: it may raise
     cdef const Settings* st = &rules.st
     cdef const int32_t[::1] p5 = rules.p5
     cdef const EvalTables* t = tables()

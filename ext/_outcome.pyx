@@ -9,7 +9,7 @@ from solver._combinatorics cimport MS_OFF
 from solver._deck cimport MAX_FLUSH, Filter, dealer_below, filter_lists, flush_filter
 from solver._eval cimport eval5, tables
 from solver._settle cimport buys, capped
-from solver._store cimport MAX_SLOTS, STORE, FlushValue, memo, memo_split, store_plan
+from solver._store cimport MAX_SLOTS, STORE, FlushValue, forget_filters, memo, memo_split, store_plan
 
 
 cdef Filter* new_dealer_flushes(Ctx* x, int sigmask) noexcept nogil:
@@ -17,8 +17,7 @@ cdef Filter* new_dealer_flushes(Ctx* x, int sigmask) noexcept nogil:
     # kept by sigmask in the store
     cdef Filter* f
     if STORE.n_slots == MAX_SLOTS:
-        STORE.n_slots = 0
-        memset(STORE.filter_of, 0, 8192 * sizeof(Filter*))
+        forget_filters()
     f = &STORE.slots[STORE.n_slots]
     filter_lists(f, STORE.slot_lists + STORE.n_slots * 2 * MAX_FLUSH)
     STORE.n_slots += 1

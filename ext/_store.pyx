@@ -3,7 +3,7 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, malloc
 from libc.string cimport memcmp, memcpy, memset
-from solver._buy cimport PlanEntry, PlanKey, RankPlan, forget_bands, plan_part, rank_plan
+from solver._buy cimport PlanEntry, PlanKey, RankPlan, bands_alloc, forget_bands, plan_part, rank_plan
 from solver._combinatorics cimport N_DISTINCT, N_MS_ALL, N_MULTI
 from solver._deck cimport MAX_FLUSH, Deal, Filter
 from solver._eval cimport N_STRENGTH
@@ -34,6 +34,7 @@ cdef int store_alloc() except -1:
             or STORE.plan_epoch == NULL or STORE.plans == NULL or STORE.entries == NULL or STORE.keys == NULL
             or STORE.slots == NULL or STORE.slot_lists == NULL or STORE.filter_of == NULL):
         raise MemoryError("no memory for the solver's shared store")
+    bands_alloc()
     return 0
 
 
@@ -95,8 +96,7 @@ cdef void store_begin(const Deal* D, const Settings* st, const int32_t* p5, cons
     if STORE.filters_sgen != STORE.sgen:
         # the dealer flushes kept are another up-suit generation's
         STORE.filters_sgen = STORE.sgen
-        STORE.n_slots = 0
-        memset(STORE.filter_of, 0, 8192 * sizeof(Filter*))
+        forget_filters()
 
 
 cdef void store_room(int plans) noexcept nogil:

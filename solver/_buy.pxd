@@ -75,6 +75,9 @@ cdef inline void plain_counts(RankPlan* R, uint8_t* room) noexcept nogil:
     R.plain = room
 
 
+cdef int bands_alloc() except -1
+
+
 cdef const BandDraw* band_draws(const Deal* D, int player) noexcept nogil
 
 

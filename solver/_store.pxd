@@ -6,6 +6,7 @@
 # Glossary: a *generation* (gen) is one rank-level deal met; an *up-suit generation* (sgen) one
 # set of unseen cards in the up-card's suit within it; an *epoch* one filling of the plans.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.string cimport memset
 from solver._buy cimport PlanEntry, PlanKey, RankPlan, plan_part
 from solver._combinatorics cimport N_MULTI, int128
 from solver._deck cimport Deal, Filter, blind_prefix
@@ -131,6 +132,12 @@ cdef void new_epoch() noexcept nogil
 
 
 cdef void store_begin(const Deal* D, const Settings* st, const int32_t* p5, const uint8_t* hand) noexcept nogil
+
+
+cdef inline void forget_filters() noexcept nogil:
+    # the dealer flushes kept are dropped (another up-suit generation's, or the slots full)
+    STORE.n_slots = 0
+    memset(STORE.filter_of, 0, 8192 * sizeof(Filter*))
 
 
 cdef inline int64_t* store_pref(const Deal* D, const int* a, int ms) noexcept nogil:
