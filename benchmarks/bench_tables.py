@@ -5,17 +5,20 @@ the hand's cards in the up-card's suit), in chunks of about 512 that workers tak
 suit classes of one rank-level deal are solved one after the other and share the kernel's
 rank-level work. The compact table (the one shipped: best action and runner-up) needs only the
 leading options, so its build bounds the 3- to 5-card exchanges first (``solve(leading=2)``);
-the full table needs every option's EV (``--full``). This benchmark times that workload: windows of
-consecutive rows of that order at random places (default rules), solved one window at a time on
-one worker, then the same windows with one worker per core (workers started and warm, as in a
-long build), ``--repeats`` times; it prints each run and projects a whole build (5,649,150
-classes) on this machine from the median. Then it times queries of the shipped table
-(``tables/russian-compact``): a deal whose shard is already read (warm, in process), the first
-deal of a shard (which reads it), and ``rpoker tables query`` end to end. Targets on 2 cores:
-the full table <= 4 h (bar), <= 2 h (goal) (issue 18); query median <= 50 ms warm, CLI <= 1 s;
+the full table needs every option's EV (``--full``); a build with ``--results`` also plays out
+each class's best action (the results of optimal play for the report, in the same pass). This
+benchmark times that workload: windows of consecutive rows of that order at random places
+(default rules), solved one window at a time on one worker, then the same windows with one
+worker per core (workers started and warm, as in a long build), ``--repeats`` times; it prints
+each run and projects a whole build (5,649,150 classes) on this machine from the median. Then
+it times queries of the shipped table (``tables/russian-compact``): a deal whose shard is
+already read (warm, in process), the first deal of a shard (which reads it), and ``rpoker
+tables query`` end to end. Targets on 2 cores:
+the full table <= 4 h (bar), <= 2 h (goal); the compact table with its results in one pass
+<= 1.5 h (bar), <= 45 min (goal) (issue 18); query median <= 50 ms warm, CLI <= 1 s;
 peak memory of a build worker <= 2 GB (each worker's own peak, as it reports it).
 
-    python benchmarks/bench_tables.py [--windows 8] [--rows 512] [--jobs 2] [--repeats 3] [--full]
+    python benchmarks/bench_tables.py [--windows 8] [--rows 512] [--jobs 2] [--repeats 3] [--full | --results]
 """
 
 from __future__ import annotations
@@ -37,26 +40,33 @@ from solver import rules, tables
 from solver.cards import format_cards
 from solver.classes import N_CLASSES, PERM_CARD, enumerate_classes, rank_order
 from solver.manifest import MANIFEST
+from solver.tables.played import played_out
 
 SHIPPED = Path(__file__).resolve().parent.parent / "tables" / "russian-compact"
 
 
-def _solve_window(hands: np.ndarray, up_cards: np.ndarray, compact: bool) -> tuple[float, int]:
-    """Seconds to solve a window, and this process's peak resident memory (bytes)."""
+def _solve_window(hands: np.ndarray, up_cards: np.ndarray, weights: np.ndarray, compact: bool,
+                  results: bool) -> tuple[float, int]:
+    """Seconds to solve a window (and play it out, with ``results``, as a build does), and this
+    process's peak resident memory (bytes)."""
     t = time.perf_counter()
-    tables.solve_rows(hands, up_cards, rules.DEFAULT, compact)
+    columns = tables.solve_rows(hands, up_cards, rules.DEFAULT, compact)
+    if results:
+        played_out(hands, up_cards, weights, columns["best"], columns["best_ev"], rules.DEFAULT)
     return time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _time_build(hands: np.ndarray, ups: np.ndarray, windows: list[np.ndarray], jobs: int,
-                compact: bool) -> tuple[float, list[float], int]:
+def _time_build(hands: np.ndarray, ups: np.ndarray, weights: np.ndarray, windows: list[np.ndarray], jobs: int,
+                compact: bool, results: bool) -> tuple[float, list[float], int]:
     """Classes per second of solving the windows on ``jobs`` workers, ms per class of each
     window, the largest peak memory of a worker."""
     with joblib.Parallel(n_jobs=jobs) as parallel:
         # start and warm the workers (imports, the evaluator's tables) before the clock starts
-        parallel(joblib.delayed(_solve_window)(hands[w[:4]], ups[w[:4]], compact) for w in windows[:jobs])
+        parallel(joblib.delayed(_solve_window)(hands[w[:4]], ups[w[:4]], weights[w[:4]], compact, results)
+                 for w in windows[:jobs])
         t = time.perf_counter()
-        done = parallel(joblib.delayed(_solve_window)(hands[w], ups[w], compact) for w in windows)
+        done = parallel(joblib.delayed(_solve_window)(hands[w], ups[w], weights[w], compact, results)
+                        for w in windows)
         wall = time.perf_counter() - t
     n = sum(len(w) for w in windows)
     return n / wall, sorted(1e3 * sec / len(w) for (sec, _), w in zip(done, windows)), max(m for _, m in done)
@@ -105,30 +115,34 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=3, help="timed runs (new windows each time)")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--full", action="store_true",
-                        help="time the full table (every option's EV), not the compact one")
+    kind_of = parser.add_mutually_exclusive_group()
+    kind_of.add_argument("--full", action="store_true",
+                         help="time the full table (every option's EV), not the compact one")
+    kind_of.add_argument("--results", action="store_true",
+                         help="time the compact table with its results played out in the same pass")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    hands, ups, _ = enumerate_classes()
+    hands, ups, weights = enumerate_classes()
     order = rank_order(hands, ups)
-    kind = "full" if args.full else "compact"
+    kind = "full table" if args.full else "compact table and its results" if args.results else "compact table"
     hours, peak = [], 0
     for run in range(args.repeats):
         windows = [order[start:start + args.rows] for start in rng.sample(range(len(order) - args.rows), args.windows)]
         rates = {}
         for jobs in sorted({1, args.jobs}):
-            rates[jobs], per_class, memory = _time_build(hands, ups, windows, jobs, not args.full)
+            rates[jobs], per_class, memory = _time_build(hands, ups, weights, windows, jobs, not args.full,
+                                                         args.results)
             peak = max(peak, memory)
             print(f"run {run + 1}, {jobs} worker(s): {rates[jobs]:.1f} classes/s ({rates[jobs] / jobs:.1f} per core); "
                   f"ms per class by window {', '.join(f'{x:.1f}' for x in per_class)}", flush=True)
         hours.append(N_CLASSES / rates[args.jobs] / 3600)
-    print(f"projected build of the whole {kind} table with {args.jobs} workers: "
+    print(f"projected build of the whole {kind} with {args.jobs} workers: "
           f"median {statistics.median(hours):.2f} h "
           f"over {args.repeats} runs ({', '.join(f'{h:.2f}' for h in hours)})")
     print(f"peak memory of a build worker {peak / 2**20:.0f} MB")
     _time_queries(rng, hands, ups)
-    print("targets (2 cores): full table <= 4 h (bar), <= 2 h (goal); query <= 50 ms warm, CLI <= 1 s; "
-          "worker memory <= 2 GB")
+    print("targets (2 cores): full table <= 4 h (bar), <= 2 h (goal); compact table and its results in one pass "
+          "<= 1.5 h (bar), <= 45 min (goal); query <= 50 ms warm, CLI <= 1 s; worker memory <= 2 GB")
 
 
 if __name__ == "__main__":

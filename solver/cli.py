@@ -310,6 +310,9 @@ def tables_build(
     shards: Annotated[str | None, typer.Option("--shards", help="Only these shards, e.g. 0-3,7.")] = None,
     compact: Annotated[bool, typer.Option("--compact", help="Only the columns of the compact table "
                                           "(best, runner-up, insurance): the table to ship.")] = False,
+    results: Annotated[bool, typer.Option("--results", help="Play out the best action of each class as it is "
+                                          "solved and write each shard's results with it (as `tables "
+                                          "results` does afterwards): one pass for the report.")] = False,
     shard_rows: Annotated[int, typer.Option("--shard-rows", hidden=True)] = tables_mod.SHARD_ROWS,
 ) -> None:
     """Solve every suit class of (hand, up-card) into Parquet shards; resumable."""
@@ -317,16 +320,18 @@ def tables_build(
     directory = _out_dir(out, Path("tables") / (f"{r.name}-compact" if compact else r.name))
     chosen = _parse_shards(shards, tables_mod.Plan(shard_rows, ()).n_shards if shard_rows >= 1 else 0) \
         if shards is not None else None
-    _build(r, directory, jobs, backend, scheduler, shard_rows, chosen, compact)
+    _build(r, directory, jobs, backend, scheduler, shard_rows, chosen, compact, results)
 
 
 def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky", scheduler: str | None = None,
-           shard_rows: int = tables_mod.SHARD_ROWS, chosen: list[int] | None = None, compact: bool = False) -> None:
+           shard_rows: int = tables_mod.SHARD_ROWS, chosen: list[int] | None = None, compact: bool = False,
+           results: bool = False) -> None:
     """A table build with a progress bar."""
-    with _progress("solving", "classes") as progress:
+    with _progress("solving and playing out" if results else "solving", "classes") as progress:
         report = tables_mod.build(r, directory, jobs, backend, scheduler, shard_rows, chosen, progress,
-                                  compact=compact)
-    _err.print(f"{directory}: {len(report.solved)} shards solved ({report.classes:,} classes in "
+                                  compact=compact, results=results)
+    _err.print(f"{directory}: {len(report.solved)} shards solved{' and played out' if results else ''} "
+               f"({report.classes:,} classes in "
                f"{report.seconds:.1f} s"
                + (f", {report.reused:,} more from the chunks of an earlier build" if report.reused else "")
                + f"), {len(report.kept)} already built"
@@ -589,7 +594,8 @@ def _report_hooks() -> Hooks:
     from . import report as report_mod
 
     return report_mod.Hooks(progress=_progress, note=lambda line: _err.print(line, highlight=False),
-                            build=lambda r, directory, jobs, compact: _build(r, directory, jobs, compact=compact))
+                            build=lambda r, directory, jobs, compact: _build(r, directory, jobs, compact=compact,
+                                                                             results=True))
 
 
 @rules_app.command("show")

@@ -1,9 +1,11 @@
-"""Building a table: its shards solved in chunks by joblib workers (loky, or Dask), resumable."""
+"""Building a table: its shards solved in chunks by joblib workers (loky, or Dask), resumable;
+with ``results``, the best actions played out in the same pass."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from ..classes import N_CLASSES, class_keys, enumerate_classes, rank_keys, rank_
 from ..errors import InputError, shown
 from ..manifest import MANIFEST, MAX_SHARD_ROWS, writable_directory, write_atomic, writing
 from ..rules import Rules
+from .played import Sums, add_sums, no_sums, played_out, results_data, unit, write_results
 from .rows import solve_rows
 from .schema import (
     Manifest,
@@ -30,6 +33,7 @@ from .schema import (
 SHARD_ROWS = 65_536
 CHUNK_ROWS = 512
 CHUNKS = ".chunks"  # finished chunks of an unfinished build, so that a killed build loses little
+PLAYED = "played"   # a chunk's played-out sums by shard (a build with results)
 
 
 def _chunk_path(directory: Path, start: int) -> Path:
@@ -46,8 +50,14 @@ def _arrays_digest(arrays: dict[str, np.ndarray]) -> np.ndarray:
     return np.frombuffer(h.digest(), np.uint8)
 
 
-def _save_chunk(directory: Path, start: int, rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+def _save_chunk(directory: Path, start: int, rows: np.ndarray, columns: dict[str, np.ndarray],
+                played: dict[int, Sums] | None) -> None:
     arrays = {"rows": rows, **columns}
+    if played is not None:
+        # the played-out sums by shard, as JSON bytes (exact integers of any size)
+        text = json.dumps({str(s): {**p, "results": {str(x): k for x, k in p["results"].items()}}
+                           for s, p in played.items()})
+        arrays[PLAYED] = np.frombuffer(text.encode(), np.uint8)
 
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as f:
@@ -58,9 +68,11 @@ def _save_chunk(directory: Path, start: int, rows: np.ndarray, columns: dict[str
     write_atomic(path, write)
 
 
-def _load_chunk(directory: Path, start: int, rows: np.ndarray) -> dict[str, np.ndarray] | None:
-    """A chunk saved by an earlier build, if it is there, whole (its checksum), and holds these
-    rows (and maybe rows of shards finished since), in the same order; else None."""
+def _load_chunk(directory: Path, start: int, rows: np.ndarray,
+                results: bool) -> tuple[dict[str, np.ndarray], dict[int, Sums] | None] | None:
+    """A chunk saved by an earlier build, if it is there, whole (its checksum), holds these
+    rows (and maybe rows of shards finished since), in the same order, and (with ``results``)
+    their played-out sums: its columns and its sums by shard; else None."""
     path = _chunk_path(directory, start)
     if not path.exists():
         return None
@@ -68,10 +80,15 @@ def _load_chunk(directory: Path, start: int, rows: np.ndarray) -> dict[str, np.n
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files if name != "sha256"}
             whole = np.array_equal(data["sha256"], _arrays_digest(arrays))
-        saved = arrays.pop("rows")
+        saved, text = arrays.pop("rows"), arrays.pop(PLAYED, None)
         wanted = np.isin(saved, rows)
         if whole and np.array_equal(saved[wanted], rows) and all(len(c) == len(saved) for c in arrays.values()):
-            return {name: c[wanted] for name, c in arrays.items()}
+            played = None if text is None else \
+                {int(s): {**p, "results": {int(x): k for x, k in p["results"].items()}}
+                 for s, p in json.loads(text.tobytes()).items()}
+            if played is not None or not results:
+                return {name: c[wanted] for name, c in arrays.items()}, played
+            return None   # solved without playing out: solved again
     except Exception:  # a damaged file is solved again, whatever numpy makes of it
         pass
     path.unlink()
@@ -94,10 +111,12 @@ class BuildReport:
 def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
           shard_rows: int = SHARD_ROWS, shards: Sequence[int] | None = None,
           progress: Callable[[int, int], None] | None = None, chunk_rows: int = CHUNK_ROWS,
-          compact: bool = False) -> BuildReport:
+          compact: bool = False, results: bool = False) -> BuildReport:
     """Solve the shards (all by default) of the table of ``rules`` in ``directory``; resumable.
     With ``compact`` the shards hold only ``COMPACT_COLUMNS``, byte for byte as ``compact``
-    writes them from a full table.
+    writes them from a full table. With ``results`` the workers also play out the best action
+    of each class they solve (``played``), and each shard's results file is written with it,
+    as ``optimal.compute`` writes it from the finished table.
 
     The classes to solve are taken in rank order (``rank_order``, shard after shard: the suit
     classes of a rank-level deal, solved one after the other, share the solver's rank-level
@@ -124,11 +143,12 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
         raise InputError("no shards to build")
     directory = writable_directory(Path(directory), "table")
     with writing(directory), workers(backend, scheduler, jobs):   # a scheduler is reached before any write
-        return solve_chunks(rules, directory, jobs, backend, plan, progress, chunk_rows, compact)
+        return solve_chunks(rules, directory, jobs, backend, plan, progress, chunk_rows, compact, results)
 
 
 def solve_chunks(rules: Rules, directory: Path, jobs: int, backend: str, plan: Plan,
-           progress: Callable[[int, int], None] | None, chunk_rows: int, compact: bool) -> BuildReport:
+                 progress: Callable[[int, int], None] | None, chunk_rows: int, compact: bool,
+                 results: bool) -> BuildReport:
     """``build`` of a checked plan, the directory locked."""
     import joblib
 
@@ -175,32 +195,36 @@ def solve_chunks(rules: Rules, directory: Path, jobs: int, backend: str, plan: P
         rows = order[start:end]
         if in_todo[rows].any():
             chunks[start] = rows[in_todo[rows]]
-    results: dict[int, dict[str, np.ndarray]] = {}   # the columns of each shard, filled as chunks come in
+    columns_of: dict[int, dict[str, np.ndarray]] = {}   # the columns of each shard, filled as chunks come in
+    played: dict[int, Sums] = {s: no_sums() for s in todo} if results else {}   # their played-out sums
     filled = dict.fromkeys(todo, 0)
 
     def chunk(start: int) -> np.ndarray:
         rows: np.ndarray = chunks[start]
         return rows
 
-    def take(rows: np.ndarray, columns: dict[str, np.ndarray]) -> None:
+    def take(rows: np.ndarray, columns: dict[str, np.ndarray], sums: dict[int, Sums] | None) -> None:
         shard_of = rows // shard_rows
         for s in np.unique(shard_of).tolist():
             mine = shard_of == s
             local = rows[mine] - plan.rows(s).start
-            if s not in results:
-                results[s] = {name: np.empty(len(plan.rows(s)), col.dtype) for name, col in columns.items()}
-            into = results[s]
+            if s not in columns_of:
+                columns_of[s] = {name: np.empty(len(plan.rows(s)), col.dtype) for name, col in columns.items()}
+            into = columns_of[s]
             for name, col in columns.items():
                 into[name][local] = col[mine]
             filled[s] += int(mine.sum())
+            if results:
+                assert sums is not None
+                add_sums(played[s], sums[s])
 
     tasks, reused = [], 0
     for start in chunks:
-        saved = _load_chunk(directory, start, chunk(start))
+        saved = _load_chunk(directory, start, chunk(start), results)
         if saved is None:
             tasks.append(start)
         else:
-            take(chunk(start), saved)
+            take(chunk(start), *saved)
             reused += len(chunk(start))
     total = sum(len(chunk(start)) for start in tasks)
     done = 0
@@ -209,25 +233,29 @@ def solve_chunks(rules: Rules, directory: Path, jobs: int, backend: str, plan: P
     def finish(s: int) -> None:
         # write the shard once all of its rows are in
         rows = plan.rows(s)
-        if filled[s] != len(rows) or s not in results:
+        if filled[s] != len(rows) or s not in columns_of:
             return
-        merged = results.pop(s)
+        merged = columns_of.pop(s)
         merged["key"] = keys[rows.start:rows.stop]
         merged["weight"] = weights[rows.start:rows.stop].astype(np.int32)
         manifest.shards[str(s)] = write_shard(directory, s, shard_metadata(rules), merged, compact)
         manifest.write(directory)
+        if results:
+            write_results(directory, manifest, results_data(rules.fingerprint, s, len(rows),
+                                                            int(merged["weight"].sum()), unit(rules), played.pop(s)))
 
-    def run() -> Iterator[tuple[int, dict[str, np.ndarray]]]:
-        calls = (joblib.delayed(_tagged)(start, hands[chunk(start)], up_cards[chunk(start)], rules, compact)
+    def run() -> Iterator[tuple[int, dict[str, np.ndarray], dict[int, Sums] | None]]:
+        calls = (joblib.delayed(_tagged)(start, hands[chunk(start)], up_cards[chunk(start)], rules, compact,
+                                         (weights[chunk(start)], chunk(start) // shard_rows) if results else None)
                  for start in tasks)
         n_jobs = jobs if backend == "loky" else -1
         yield from joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls)
 
     for s in todo:
         finish(s)  # shards whose every row was saved by an earlier build
-    for start, columns in run() if tasks else ():
-        _save_chunk(directory, start, chunk(start), columns)
-        take(chunk(start), columns)
+    for start, columns, sums in run() if tasks else ():
+        _save_chunk(directory, start, chunk(start), columns, sums)
+        take(chunk(start), columns, sums)
         done += len(chunk(start))
         if progress is not None:
             progress(done, total)
@@ -251,9 +279,15 @@ def solve_chunks(rules: Rules, directory: Path, jobs: int, backend: str, plan: P
     return BuildReport(directory, tuple(todo), tuple(kept), tuple(redone), total, time.perf_counter() - t0, reused)
 
 
-def _tagged(start: int, hands: np.ndarray, up_cards: np.ndarray, rules: Rules,
-            compact: bool) -> tuple[int, dict[str, np.ndarray]]:
-    return start, solve_rows(hands, up_cards, rules, compact)
+def _tagged(start: int, hands: np.ndarray, up_cards: np.ndarray, rules: Rules, compact: bool,
+            play: tuple[np.ndarray, np.ndarray] | None) -> tuple[int, dict[str, np.ndarray], dict[int, Sums] | None]:
+    """A chunk solved (its start, its columns) and, given the classes' weights and shards
+    (``play``), its best actions played out, summed by shard."""
+    columns = solve_rows(hands, up_cards, rules, compact)
+    if play is None:
+        return start, columns, None
+    weight, shard_of = play
+    return start, columns, played_out(hands, up_cards, weight, columns["best"], columns["best_ev"], rules, shard_of)
 
 
 def _chunk_ends(rank: np.ndarray, chunk_rows: int) -> dict[int, int]:

@@ -1,4 +1,5 @@
-"""The compact table (the best two actions of each class) written from a full one."""
+"""The compact table (the best two actions of each class) written from a full one, with the
+results of optimal play counted beside it."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import InputError
-from ..manifest import MANIFEST, writable_directory, writing
+from ..manifest import MANIFEST, file_entry, matches, writable_directory, write_atomic, writing
+from .played import results_path
 from .reader import Table
-from .schema import COMPACT_COLUMNS, read_manifest, shard_matches, write_shard
+from .schema import COMPACT_COLUMNS, Manifest, read_manifest, shard_matches, write_shard
 
 
 @dataclass(frozen=True)
@@ -26,9 +28,11 @@ class CompactReport:
 def compact(source: Table, directory: Path, progress: Callable[[int, int], None] | None = None) -> CompactReport:
     """Write the compact table of the full table ``source`` into ``directory``: per class its
     best action and EV (float64), the runner-up and its EV (float32) and the insurance size,
-    in shards and a manifest like the full table's (``"compact": true``). Shards compacted
-    before from the same source file are kept, so it resumes like a build; the shards missing
-    from the source are missing from the compact table too. ``progress(done, total)`` per shard.
+    in shards and a manifest like the full table's (``"compact": true``), and the results file
+    of each shard that has one (the results of optimal play: the same best actions). Shards
+    compacted before from the same source file are kept, so it resumes like a build; the shards
+    missing from the source are missing from the compact table too. ``progress(done, total)``
+    per shard.
     """
     if source.compact:
         raise InputError(f"{source.directory} is already a compact table")
@@ -61,7 +65,24 @@ def compact(source: Table, directory: Path, progress: Callable[[int, int], None]
                                            "source_sha256": entry["sha256"]}
                 manifest.write(directory)
                 written.append(s)
+            _copy_results(source, s, directory, manifest)
             if progress is not None:
                 progress(i + 1, len(shards))
     size = sum(int(manifest.shards[str(s)]["bytes"]) for s in shards)
     return CompactReport(directory, tuple(written), tuple(kept), manifest.shards_total, size)
+
+
+def _copy_results(source: Table, shard: int, directory: Path, manifest: Manifest) -> None:
+    """The source shard's results file (verified), listed with the compact shard's checksum,
+    unless the compact table has it already or the source has none for this shard's file."""
+    entry, have = source.manifest.results.get(str(shard)), manifest.results.get(str(shard))
+    if entry is None or entry["shard_sha256"] != source.manifest.shards[str(shard)]["sha256"]:
+        return
+    path = results_path(directory, shard)
+    if have is not None and have["shard_sha256"] == manifest.shards[str(shard)]["sha256"] and matches(path, have):
+        return
+    text = source.verified_bytes(results_path(source.directory, shard), entry,
+                                 f"`rpoker tables results --table {source.directory}` counts them again")
+    write_atomic(path, lambda p: p.write_bytes(text))
+    manifest.results[str(shard)] = {**file_entry(path), "shard_sha256": manifest.shards[str(shard)]["sha256"]}
+    manifest.write(directory)

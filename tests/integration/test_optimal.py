@@ -1,5 +1,6 @@
 """Optimal play played out from a strategy table: exact results, shard by shard, for the report."""
 
+import json
 from fractions import Fraction
 
 import numpy as np
@@ -14,16 +15,19 @@ R = rules.DEFAULT
 
 @pytest.fixture(scope="module")
 def small_shard(tmp_path_factory):
-    """Two shards of 40 classes of a full table (exact best EVs): one where every class bets, one
-    where they buy a sixth card or exchange."""
+    """Two shards of 40 classes of a full table (exact best EVs), played out as they are built:
+    one where every class bets, one where they buy a sixth card or exchange."""
     directory = tmp_path_factory.mktemp("full") / "t"
-    tables.build(R, directory, shard_rows=40, shards=[2000, 100_000])
+    tables.build(R, directory, shard_rows=40, shards=[2000, 100_000], results=True)
     return tables.Table(directory)
 
 
 @pytest.mark.parametrize("shard", [2000, 100_000])
 def test_a_shard_played_out_adds_up_to_its_best_evs(small_shard, shard):
     data = optimal.shard_results(small_shard, R, shard)
+    # the build's own pass wrote the same, listed in the manifest
+    assert json.loads(optimal.results_path(small_shard, shard).read_text()) == data
+    assert optimal.verify_results(small_shard, R) == 2
     rows = small_shard.read_shard(shard).to_pydict()
     weight = sum(rows["weight"])
     exact = sum(w * Fraction(n, d) for w, n, d in zip(rows["weight"], rows["best_num"], rows["best_den"]))

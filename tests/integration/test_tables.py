@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from solver import classes, rules, tables
+from solver import classes, optimal, rules, tables
 from solver.action import Action
 from solver.cards import format_cards, parse_card, parse_cards
 from solver.classes import PERM_CARD, enumerate_classes
@@ -82,14 +82,16 @@ def test_builds_are_byte_identical_and_resume(built, tmp_path):
     assert tables.shard_path(tmp_path, 1).read_bytes() == tables.shard_path(built, 1).read_bytes()
 
 
+def kill_after(rows):
+    """A build's progress that stops it once ``rows`` classes are solved."""
+    def progress(done, total):
+        if done >= rows:
+            raise KeyboardInterrupt
+    return progress
+
+
 def test_a_killed_build_keeps_its_finished_chunks(built, tmp_path):
     """Killed in the middle of a shard, a build keeps the chunks it finished and solves the rest."""
-    def kill_after(rows):
-        def progress(done, total):
-            if done >= rows:
-                raise KeyboardInterrupt
-        return progress
-
     # rows 1 and 2 are of one rank-level deal: chunks {0}, {1, 2}, {3}
     with pytest.raises(KeyboardInterrupt):
         tables.build(rules.DEFAULT, tmp_path, shard_rows=ROWS, shards=[0, 1], chunk_rows=1, progress=kill_after(3))
@@ -112,6 +114,34 @@ def test_a_killed_build_keeps_its_finished_chunks(built, tmp_path):
     report = tables.build(rules.DEFAULT, again, shard_rows=ROWS, shards=[0], chunk_rows=1)
     assert report.reused == 0 and report.classes == ROWS
     assert tables.shard_path(again, 0).read_bytes() == tables.shard_path(built, 0).read_bytes()
+
+
+def test_a_build_plays_out_its_results_in_the_same_pass(built, tmp_path):
+    """With ``results``, each shard's results file is written with it, equal to what the results
+    pass counts from the finished table; a killed build resumes from chunks saved with their sums
+    (one of them spans both shards); chunks saved without sums are solved again."""
+    R = rules.DEFAULT
+    with pytest.raises(KeyboardInterrupt):
+        tables.build(R, tmp_path, shard_rows=ROWS, shards=[0, 1], chunk_rows=1, progress=kill_after(3), results=True)
+    report = tables.build(R, tmp_path, shard_rows=ROWS, shards=[0, 1], chunk_rows=1, results=True)
+    assert report.solved == (0, 1) and report.reused == 3 and report.classes == ROWS * 2 - 3
+    table = tables.Table(tmp_path)
+    stored = {}
+    for s in (0, 1):
+        assert tables.shard_path(tmp_path, s).read_bytes() == tables.shard_path(built, s).read_bytes()
+        stored[s] = json.loads(optimal.results_path(table, s).read_text())
+        assert stored[s] == optimal.shard_results(table, R, s) and stored[s]["rows"] == ROWS
+    assert optimal.verify_results(table, R) == 2
+    # compacted, the table keeps its results, listed with the compact shards
+    small = tables.Table(tables.compact(table, tmp_path / "compact").directory)
+    assert optimal.verify_results(small, R) == 2
+    assert all(optimal.results_path(small, s).read_text() == optimal.results_path(table, s).read_text() for s in (0, 1))
+    plain = tmp_path / "plain"
+    with pytest.raises(KeyboardInterrupt):
+        tables.build(R, plain, shard_rows=ROWS, shards=[0], chunk_rows=1, progress=kill_after(1))
+    report = tables.build(R, plain, shard_rows=ROWS, shards=[0], chunk_rows=1, results=True)
+    assert report.reused == 0 and report.classes == ROWS
+    assert json.loads(optimal.results_path(tables.Table(plain), 0).read_text()) == stored[0]
 
 
 def test_build_refuses_other_rules_and_bad_requests(built):
