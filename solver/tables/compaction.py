@@ -3,13 +3,14 @@ results of optimal play counted beside it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import InputError
-from ..manifest import MANIFEST, file_entry, matches, writable_directory, write_atomic, writing
-from .played import results_path
+from ..manifest import MANIFEST, matches, writable_directory, writing
+from .played import results_path, write_results
 from .reader import Table
 from .schema import COMPACT_COLUMNS, Manifest, read_manifest, shard_matches, write_shard
 
@@ -83,6 +84,4 @@ def _copy_results(source: Table, shard: int, directory: Path, manifest: Manifest
         return
     text = source.verified_bytes(results_path(source.directory, shard), entry,
                                  f"`rpoker tables results --table {source.directory}` counts them again")
-    write_atomic(path, lambda p: p.write_bytes(text))
-    manifest.results[str(shard)] = {**file_entry(path), "shard_sha256": manifest.shards[str(shard)]["sha256"]}
-    manifest.write(directory)
+    write_results(directory, manifest, json.loads(text))   # the same file, listed with the compact shard
