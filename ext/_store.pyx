@@ -141,20 +141,25 @@ cdef int store_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
 cdef void memo_split(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
                       int64_t* part) noexcept nogil:
     """plan_part with its split into ``part`` (5: the excess, then the split), as memo keeps
-    values: once while the plan is in the store (``plan`` < 0: not kept)."""
+    values: while the plan is in the store (``plan`` < 0: not kept). The classes of a
+    rank-level deal meet a plan with many suits' unseen cards: a lookup probes SPLIT_PROBES slots
+    at most and a new key then takes its first one (a full page probed to its end on every
+    miss cost more than the split it saved); a plan with nothing to look up touches no page."""
     cdef uint32_t key = (<uint32_t> kind << 13) | ys
     cdef SplitSlot* region = STORE.split_memo + (<int64_t> plan << SPLIT_REGION)
-    cdef uint32_t i = (key * <uint32_t> 2654435761) >> (32 - SPLIT_REGION), probes = 0
+    cdef uint32_t first = (key * <uint32_t> 2654435761) >> (32 - SPLIT_REGION), i = first, probes
+    if nothing_to_look_up(kind, R):
+        plan = -1
     if plan >= 0:
-        while region[i].epoch == STORE.memo_epoch:
+        for probes in range(SPLIT_PROBES):
+            if region[i].epoch != STORE.memo_epoch:
+                break
             if region[i].key == key:
                 memcpy(part, region[i].part, 5 * sizeof(int64_t))
                 return
             i = (i + 1) & ((1 << SPLIT_REGION) - 1)
-            probes += 1
-            if probes == (1 << SPLIT_REGION):
-                plan = -1  # the page is full: computed, not kept
-                break
+        else:
+            i = first
     memset(part, 0, 5 * sizeof(int64_t))
     part[0] = plan_part(kind, R, a, ys, part + 1)
     if plan >= 0:

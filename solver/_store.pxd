@@ -62,6 +62,7 @@ cdef struct MemoSlot:
 
 cdef enum:
     SPLIT_REGION = 6              # the memo of the buys' splits (results): 64 slots per plan
+    SPLIT_PROBES = 8              # slots a lookup probes before it takes its key's first slot
 
 
 cdef struct SplitSlot:
@@ -160,6 +161,12 @@ cdef void memo_split(int plan, int kind, const RankPlan* R, const int* a, uint16
                       int64_t* part) noexcept nogil
 
 
+cdef inline bint nothing_to_look_up(int kind, const RankPlan* R) noexcept nogil:
+    # a plan whose part does not depend on the suit's unseen cards: no dealer hand throws the
+    # up-card (no flush draw in another suit) and, for the up suit, no rank set is kept
+    return R.n_thrown == 0 and (kind == 1 or R.n == 0)
+
+
 cdef inline int64_t memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
                           int64_t* split=NULL) noexcept nogil:
     """plan_excess (kind 0) or other_suit_delta (kind 1) of the rank plan ``R`` for the unseen
@@ -174,8 +181,8 @@ cdef inline int64_t memo(int plan, int kind, const RankPlan* R, const int* a, ui
     cdef int64_t value
     if plan < 0 or split != NULL:
         return plan_part(kind, R, a, ys, split)
-    if R.n_thrown == 0 and (kind == 1 or R.n == 0):
-        return 0 if kind == 1 else R.base  # nothing to look up (no memory touched)
+    if nothing_to_look_up(kind, R):
+        return 0 if kind == 1 else R.base  # no memory touched
     while region[i].epoch == STORE.memo_epoch:
         if region[i].key == key:
             return region[i].value
