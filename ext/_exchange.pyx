@@ -136,8 +136,9 @@ cdef void multiset_results(Ctx* x) noexcept nogil:
         buy_rel = buys(x.st, player, p)
         if buy_rel:
             u = plan_of(x, player, p)
-        # outcomes of a group differ only in the other suits' flush draws of the buy
-        shared = not buy_rel or not D.any_thrown
+        # outcomes of a group differ only in the other suits' flush draws of the buy, which
+        # only a dealer hand throwing the up-card has
+        shared = not buy_rel or not D.any_thrown or x.plans[u].n_thrown == 0
         for sigmask in range(1 << x.nr):
             cnt = x.group_count[sigmask]
             if cnt == 0:

@@ -172,7 +172,8 @@ cdef void other_total(Ctx* x, int u) noexcept nogil:
     cdef int64_t w[32]
     cdef int64_t w0, w1, d, dmin, low = 0
     cdef int128 total = 0
-    for tau in range(4):
+    # only a dealer hand throwing the up-card draws to a flush in another suit
+    for tau in range(4 if x.plans[u].n_thrown else 0):
         if tau == x.D.sigma:
             continue
         w[0] = 1
