@@ -377,6 +377,27 @@ def test_suit_classes_in_a_row_share_work_exactly(ranks, up):
         assert solve(h, u, forced) == bound
 
 
+@pytest.mark.parametrize("ranks, up, keep", [("K J 8 6 3", "A", 1), ("A A 9 5 2", "Q", 2)])
+def test_suit_classes_in_a_row_play_out_exactly(ranks, up, keep):
+    """The results of a rank-level deal's suit classes played out in a row (the buys' splits
+    kept in the store's memo, whose pages fill and give up slots to new keys) equal each class's
+    played out from an empty store: an exchange keeping the highest cards, a sixth card."""
+    from solver import _dealer
+    from solver.action import Action
+    from solver.deal import option_returns
+
+    classes = _suit_classes(ranks, up)
+
+    def actions(hand: tuple[int, ...]) -> list[Action]:
+        return [Action("exchange", tuple(sorted(hand, reverse=True)[keep:])), Action("sixth_card")]
+
+    _dealer.clear_shared()
+    in_a_row = [[option_returns(h, u, a, R) for a in actions(h)] for h, u in classes]
+    for (h, u), played in zip(classes, in_a_row):
+        _dealer.clear_shared()
+        assert [option_returns(h, u, a, R) for a in actions(h)] == played, (h, u)
+
+
 def test_dead_cards_in_a_row_share_the_dealer_flushes_exactly():
     """Deals of the same ranks and the same unseen cards of the up suit, with dead cards of
     other suits, solved in a row (the dealer flushes of each set of new up-suit cards kept in
