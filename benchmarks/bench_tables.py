@@ -22,20 +22,25 @@ peak memory of a build worker <= 2 GB (each worker's own peak, as it reports it)
     python benchmarks/bench_tables.py --shards 0,11,22,33,44,55,66,77 --results [--repeats 3]
 
 With ``--shards`` it builds those whole shards instead (the build itself, chunk files and
-shard files included, in a temporary folder) and projects the whole table from their classes:
-shards spread over the rank order sample its heavier and lighter rank-level deals alike, where
-random windows of 512 rows may miss them.
+shard files included, in a temporary folder) and projects the whole table from their classes.
+Shards differ widely: in the whole one-pass build a shard took 21 to 132 s,
+and 8 shards project the whole build only to about +-15 % (docs/cost-model.md, "The whole one
+pass"); the target's figure is a whole build's. The largest peak memory of a worker is then read from
+``/proc`` (each living worker's VmHWM, sampled every second). ``--windows``, ``--rows`` and
+``--seed`` choose random windows and are refused with ``--shards``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -80,13 +85,48 @@ def _time_build(hands: np.ndarray, ups: np.ndarray, weights: np.ndarray, windows
     return n / wall, sorted(1e3 * sec / len(w) for (sec, _), w in zip(done, windows)), max(m for _, m in done)
 
 
-def _time_shards(shards: list[int], jobs: int, compact: bool, results: bool) -> tuple[float, int]:
+def _peak_of_children() -> int:
+    """The largest peak resident memory (bytes, VmHWM) of this process's living descendants:
+    the build's workers, which joblib keeps alive between builds (Linux /proc; 0 elsewhere)."""
+    parent_of = {}
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+        except OSError:  # the process ended while read
+            continue
+        parent_of[int(status.parent.name)] = (int(fields["PPid"]), int(fields.get("VmHWM", "0 kB").split()[0]) * 1024)
+    ours, peak, grew = {os.getpid()}, 0, True
+    while grew:
+        grew = False
+        for pid, (parent, hwm) in parent_of.items():
+            if parent in ours and pid not in ours:
+                ours.add(pid)
+                peak, grew = max(peak, hwm), True
+    return peak
+
+
+def _time_shards(shards: list[int], jobs: int, compact: bool, results: bool) -> tuple[float, int, int]:
     """Seconds to build whole shards of the table (the build itself: chunks saved, workers,
-    shard and results files written) in a temporary folder, and their classes."""
+    shard and results files written) in a temporary folder, their classes, and the largest peak
+    memory of a worker (sampled every second: a worker that ends takes its peak with it)."""
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.wait(1.0):
+            peak = max(peak, _peak_of_children())
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     with tempfile.TemporaryDirectory() as folder:
         t = time.perf_counter()
         built = tables.build(rules.DEFAULT, Path(folder), jobs=jobs, shards=shards, compact=compact, results=results)
-        return time.perf_counter() - t, built.classes
+        seconds = time.perf_counter() - t
+    peak = max(peak, _peak_of_children())
+    done.set()
+    sampler.join()
+    return seconds, built.classes, peak
 
 
 def _time_queries(rng: random.Random, hands: np.ndarray, ups: np.ndarray) -> None:
@@ -127,11 +167,12 @@ def _time_queries(rng: random.Random, hands: np.ndarray, ups: np.ndarray) -> Non
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--windows", type=int, default=8, help="windows per timed run")
-    parser.add_argument("--rows", type=int, default=tables.CHUNK_ROWS, help="rank-ordered rows per window")
+    # None where the whole shards of --shards take their place (refused with it)
+    parser.add_argument("--windows", type=int, help="windows per timed run (default 8)")
+    parser.add_argument("--rows", type=int, help=f"rank-ordered rows per window (default {tables.CHUNK_ROWS})")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=3, help="timed runs (new windows each time)")
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--seed", type=int, help="of the windows (default 2026)")
     kind_of = parser.add_mutually_exclusive_group()
     kind_of.add_argument("--full", action="store_true",
                          help="time the full table (every option's EV), not the compact one")
@@ -143,17 +184,24 @@ def main() -> None:
     args = parser.parse_args()
     kind = "full table" if args.full else "compact table and its results" if args.results else "compact table"
     if args.shards:
-        hours = []
+        windows_named = [name for name in ("windows", "rows", "seed") if getattr(args, name) is not None]
+        if windows_named:
+            parser.error(f"--{windows_named[0]} chooses random windows; --shards builds the whole shards named instead")
+        hours, peak = [], 0
         for run in range(args.repeats):
-            seconds, classes = _time_shards(args.shards, args.jobs, not args.full, args.results)
+            seconds, classes, memory = _time_shards(args.shards, args.jobs, not args.full, args.results)
             hours.append(seconds / classes * N_CLASSES / 3600)
+            peak = max(peak, memory)
             print(f"run {run + 1}: shards {','.join(map(str, args.shards))} ({classes:,} classes) in {seconds:.0f} s "
                   f"on {args.jobs} worker(s): the whole {kind} projected at {hours[-1]:.2f} h", flush=True)
         print(f"projected build of the whole {kind} with {args.jobs} workers from whole shards: "
               f"median {statistics.median(hours):.2f} h over {args.repeats} runs")
+        print(f"peak memory of a build worker {peak / 2**20:.0f} MB")
         print(TARGETS)
         return
-    rng = random.Random(args.seed)
+    args.windows = 8 if args.windows is None else args.windows
+    args.rows = tables.CHUNK_ROWS if args.rows is None else args.rows
+    rng = random.Random(2026 if args.seed is None else args.seed)
     hands, ups, weights = enumerate_classes()
     order = rank_order(hands, ups)
     hours, peak = [], 0
