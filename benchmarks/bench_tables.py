@@ -24,7 +24,7 @@ peak memory of a build worker <= 2 GB (each worker's own peak, as it reports it)
 With ``--shards`` it builds those whole shards instead (the build itself, chunk files and
 shard files included, in a temporary folder) and projects the whole table from their classes.
 Shards differ widely: in the whole one-pass build a shard took 21 to 132 s,
-and 8 shards project the whole build only to about +-15 % (docs/cost-model.md, "The whole one
+and 8 shards project the whole build only to about +-20 % (docs/cost-model.md, "The whole one
 pass"); the target's figure is a whole build's. The largest peak memory of a worker is then read from
 ``/proc`` (each living worker's VmHWM, sampled every second). ``--windows``, ``--rows`` and
 ``--seed`` choose random windows and are refused with ``--shards``.
@@ -55,6 +55,8 @@ from solver.tables.played import played_out
 
 TARGETS = ("targets (2 cores): full table <= 4 h (bar), <= 2 h (goal); compact table and its results in one pass "
            "<= 1.5 h (bar), <= 45 min (goal); query <= 50 ms warm, CLI <= 1 s; worker memory <= 2 GB")
+WINDOWS, SEED = 8, 2026
+"""The random windows' defaults (``--windows``, ``--seed``)."""
 SHIPPED = Path(__file__).resolve().parent.parent / "tables" / "russian-compact"
 
 
@@ -123,10 +125,9 @@ def _time_shards(shards: list[int], jobs: int, compact: bool, results: bool) -> 
         t = time.perf_counter()
         built = tables.build(rules.DEFAULT, Path(folder), jobs=jobs, shards=shards, compact=compact, results=results)
         seconds = time.perf_counter() - t
-    peak = max(peak, _peak_of_children())
     done.set()
-    sampler.join()
-    return seconds, built.classes, peak
+    sampler.join()  # before the last sample: the thread no longer writes ``peak``
+    return seconds, built.classes, max(peak, _peak_of_children())
 
 
 def _time_queries(rng: random.Random, hands: np.ndarray, ups: np.ndarray) -> None:
@@ -168,11 +169,11 @@ def _time_queries(rng: random.Random, hands: np.ndarray, ups: np.ndarray) -> Non
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # None where the whole shards of --shards take their place (refused with it)
-    parser.add_argument("--windows", type=int, help="windows per timed run (default 8)")
+    parser.add_argument("--windows", type=int, help=f"windows per timed run (default {WINDOWS})")
     parser.add_argument("--rows", type=int, help=f"rank-ordered rows per window (default {tables.CHUNK_ROWS})")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=3, help="timed runs (new windows each time)")
-    parser.add_argument("--seed", type=int, help="of the windows (default 2026)")
+    parser.add_argument("--seed", type=int, help=f"of the windows (default {SEED})")
     kind_of = parser.add_mutually_exclusive_group()
     kind_of.add_argument("--full", action="store_true",
                          help="time the full table (every option's EV), not the compact one")
@@ -199,14 +200,14 @@ def main() -> None:
         print(f"peak memory of a build worker {peak / 2**20:.0f} MB")
         print(TARGETS)
         return
-    args.windows = 8 if args.windows is None else args.windows
-    args.rows = tables.CHUNK_ROWS if args.rows is None else args.rows
-    rng = random.Random(2026 if args.seed is None else args.seed)
+    n_windows = WINDOWS if args.windows is None else args.windows
+    n_rows = tables.CHUNK_ROWS if args.rows is None else args.rows
+    rng = random.Random(SEED if args.seed is None else args.seed)
     hands, ups, weights = enumerate_classes()
     order = rank_order(hands, ups)
     hours, peak = [], 0
     for run in range(args.repeats):
-        windows = [order[start:start + args.rows] for start in rng.sample(range(len(order) - args.rows), args.windows)]
+        windows = [order[start:start + n_rows] for start in rng.sample(range(len(order) - n_rows), n_windows)]
         rates = {}
         for jobs in sorted({1, args.jobs}):
             rates[jobs], per_class, memory = _time_build(hands, ups, weights, windows, jobs, not args.full,
