@@ -133,6 +133,8 @@ def condition(key: str, value: Any) -> tuple[Test, str]:
         return at_least, f"cards at least {' '.join(RANK_NAMES[r] for r in floor)}"
     if key in ("up_below", "up_above"):
         return _up_against(key, value)
+    if key == "highest_suited":
+        return _highest_suited(value)
     if key in DRAWS:
         return _draw(key, value)
     if key == "to_straight":
@@ -154,7 +156,7 @@ DRAWS = {"to_flush": (3, 5, "a flush"), "to_straight_flush": (3, 5, "a straight 
 STRAIGHT_DRAWS = {"open": ("an open-ended straight draw (or a straight)", 2, 13),
                   "inside": ("an inside straight draw", 1, 1), "any": ("four to a straight (or a straight)", 1, 13)}
 CONDITIONS = ("category", "up", "up_matches", "up_matches_group", "holds", "holds_all", "group", "at_least",
-              "up_below", "up_above", *DRAWS, "to_straight", *AFTER_DRAW_ONLY)
+              "up_below", "up_above", "highest_suited", *DRAWS, "to_straight", *AFTER_DRAW_ONLY)
 
 
 def _up_against(key: str, value: Any) -> tuple[Test, str]:
@@ -176,6 +178,16 @@ def _up_against(key: str, value: Any) -> tuple[Test, str]:
     if key == "up_below":
         return (lambda s: s.up < card(s)), f"the up-card below the hand's {named}"
     return (lambda s: s.up > card(s)), f"the up-card above the hand's {named}"
+
+
+def _highest_suited(value: Any) -> tuple[Test, str]:
+    """``highest_suited = 3``: a hand without a pair whose highest card shares its suit with its
+    second- or third-highest card (``Seen.suited_place``)."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 5:
+        raise ValueError(f"highest_suited must be a card's place in the hand from the highest, 2 to 5, not {value!r}")
+    words = "its second-highest" if value == 2 else f"its {_ORDINAL[value]} card or a higher one"
+    words = f"no pair, the highest card suited with {words}"
+    return (lambda s: (s.suited_place >= 2) & (s.suited_place <= value)), words
 
 
 def _draw(key: str, value: Any) -> tuple[Test, str]:
@@ -404,8 +416,10 @@ def _conditions(entry: dict[str, Any], where: str, after: bool = False) -> tuple
     when = entry.get("when", {})
     if not isinstance(when, dict):
         raise InputError(f"{where}: when must be a table of conditions, e.g. when = {{ category = \"pair+\" }}")
-    if after and (set(when) & {*DRAWS, "to_straight"}):
-        raise InputError(f"{where}: a final hand has no draws ({sorted(set(when) & {*DRAWS, 'to_straight'})[0]})")
+    # a final hand is played by its strength: its draws and its suits are not read
+    unread = set(when) & {*DRAWS, "to_straight", "highest_suited"}
+    if after and unread:
+        raise InputError(f"{where}: a final hand has no draws, nor suits a rule reads ({sorted(unread)[0]})")
     if not after and (set(when) & set(AFTER_DRAW_ONLY)):
         raise InputError(f"{where}: {sorted(set(when) & set(AFTER_DRAW_ONLY))[0]} is a condition of the bet or fold "
                          "after a draw ([[after_draw]]); nothing is thrown away before it")

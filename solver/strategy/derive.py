@@ -62,6 +62,7 @@ from .rendering import later_words
 CURVE = (5, 10, 20, 40)
 #: what an exchange of a derived card may keep (rules with an exchange)
 KEEPS = ("pair", "two_pair", "trips", "flush", "straight", "straight_flush", "royal", "highest", "pair highest",
+         "highest_suited",
          "A", "K", "Q",
          "A K", "A Q", "A J", "K Q", "K J", "Q J", "A K Q", "A K J", "A Q J", "K Q J", "A K Q J", "Q+", "K+",
          "pair A", "pair K", "pair A K", "pair Q+")
@@ -91,8 +92,9 @@ def atoms(draws: bool = False, thrown: bool = False) -> list[tuple[str, Any]]:
     "or better"), up-card ranges, the up-card matching a card of the hand or its pair (trips, ...)
     or not, a card (or one of two) held, the pair's range, the up-card below the n-th card, the
     AK hands' next cards; with ``draws``, the
-    up-card above the n-th card and against the pair, and the draws to a flush, a straight, a
-    straight flush and a royal; with ``thrown`` (a final hand after a draw), whether a card
+    up-card above the n-th card and against the pair, the draws to a flush, a straight, a
+    straight flush and a royal, and which high card the highest card of a hand without a pair is
+    suited with; with ``thrown`` (a final hand after a draw), whether a card
     thrown away had the up-card's rank."""
     out: list[tuple[str, Any]] = [("category", c) for c in CATEGORIES] + [("category", f"{c}+") for c in CATEGORIES[1:]]
     out += [("up", _span(a, b)) for a in range(13) for b in range(a, 13)]
@@ -108,6 +110,7 @@ def atoms(draws: bool = False, thrown: bool = False) -> list[tuple[str, Any]]:
         out += [("up_below", "group")] + [("up_above", n) for n in (*range(1, 6), "group")]
         out += [("to_flush", 3), ("to_flush", 4), ("to_straight", "open"), ("to_straight", "inside"),
                 ("to_straight_flush", 3), ("to_straight_flush", 4), ("to_royal", 3), ("to_royal", 4)]
+        out += [("highest_suited", n) for n in range(2, 6)]
     if thrown:
         out += [("thrown_matches_up", True), ("thrown_matches_up", False)]
     return out
@@ -293,6 +296,7 @@ def _cell_of(seen: Seen, draws: bool) -> tuple[np.ndarray, np.ndarray]:
     key = ((seen.ranks @ (13 ** np.arange(4, -1, -1))) * 11 + seen.category) * 13 + seen.up
     if draws:
         key = (((key * 6 + seen.to_flush) * 6 + seen.to_straight_flush) * 6 + seen.to_royal) * 14 + seen.straight_outs
+        key = key * 6 + seen.suited_place
     _, first, cell = np.unique(key, return_index=True, return_inverse=True)
     return first, cell
 

@@ -1,7 +1,8 @@
 """What a person sees of a deal, for every class at once: the hand's category, its ranks from the
 highest, the rank of its highest group (pair, trips, ...), the up-card's rank, whether it matches
 a card of the hand, and the draws the hand holds (cards to a flush, a straight, a straight flush,
-a royal); of a final hand after a draw, also whether a card thrown away had the up-card's rank.
+a royal) and, without a pair, which card its highest shares a suit with; of a final hand after
+a draw, also whether a card thrown away had the up-card's rank.
 A strategy card's conditions and its exchanges read these (``card``, ``keep``).
 """
 
@@ -60,6 +61,8 @@ class Seen:
     >>> s = Seen.of(np.asarray([parse_cards("Jh Th 9h 8h 2c")]), np.asarray([parse_card("9d")]))
     >>> int(s.to_flush[0]), int(s.straight_outs[0]), int(s.to_straight_flush[0]), int(s.to_royal[0])
     (4, 2, 4, 2)
+    >>> int(Seen.of(np.asarray([parse_cards("Ah Kd 9h 7c 3h")]), np.asarray([parse_card("2d")])).suited_place[0])
+    3
     """
 
     hands: np.ndarray
@@ -148,3 +151,21 @@ class Seen:
         """The most cards of one suit among T J Q K A."""
         most: np.ndarray = _popcount(self.suit_ranks & ROYAL).max(axis=1)
         return most
+
+    @cached_property
+    def suited_place(self) -> np.ndarray:
+        """Of a hand of five ranks, the place from the highest (2–5) of the highest other card
+        of its highest card's suit: what keeping two suited high cards keeps; 0 where the highest
+        card has no other of its suit, or the hand holds a pair (no single highest card's suit
+        to speak of)."""
+        rows = np.arange(len(self))
+        top = self.ranks[:, 0]
+        ranks = (self.hands >> 2).astype(np.int64)
+        suit = (self.hands[rows, np.argmax(ranks, axis=1)] & 3).astype(np.int64)
+        others = self.suit_ranks[rows, suit] & ~(1 << top)
+        # the highest rank left in that suit, then its place among the ranks from the highest
+        companion = np.where(others > 0, np.floor(np.log2(np.maximum(others, 1))).astype(np.int64), -1)
+        place = 1 + np.argmax(self.ranks == companion[:, None], axis=1)
+        distinct = BITS[self.rank_mask] == 5
+        out: np.ndarray = np.where(distinct & (companion >= 0), place, 0)
+        return out

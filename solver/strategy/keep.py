@@ -9,6 +9,8 @@ A keep is a list of words, the cards kept being the union of what each names:
 - ranks and ranges: every card of those ranks (``"A K"``, ``"J+"`` for J or higher, ``"9-Q"``);
 - ``highest``: the highest unpaired card (of no pair or more of the hand): its highest card without a
   pair, the kicker of a pair;
+- ``highest_suited``: of a hand without a pair, its highest card and the highest other card of its
+  suit (two suited high cards);
 - ``flush``: the cards of the suit the hand holds most of (three or more);
 - ``straight``: four cards to a straight, the four with the most ranks that complete them (an
   open-ended draw before an inside one), then the highest; of two cards of one rank, the one whose
@@ -44,6 +46,7 @@ from .hands import OUTS, ROYAL, STRAIGHTS, Seen, _popcount
 GROUPS = {"pair": 2, "two_pair": 2, "trips": 3, "quads": 4}
 SHAPES = ("flush", "straight", "straight_flush", "royal")
 HIGHEST = "the highest unpaired card"
+HIGHEST_SUITED = "the highest card and the next of its suit"
 NO_HAND = -1
 """``Keep.kept`` of a deal where a word names no card."""
 
@@ -91,13 +94,14 @@ class Keep:
         ranks: set[int] = set()
         for token in tokens:
             word = token.lower()
-            if word in ("nothing", "highest", *GROUPS, *SHAPES):
+            if word in ("nothing", "highest", "highest_suited", *GROUPS, *SHAPES):
                 words.append(word)
             else:
                 try:
                     ranks |= rank_set(token, "keep")
                 except ValueError as exc:
-                    raise ValueError(f"{exc}; or one of nothing, highest, {', '.join(GROUPS)}, {', '.join(SHAPES)}"
+                    raise ValueError(f"{exc}; or one of nothing, highest, highest_suited, {', '.join(GROUPS)}, "
+                                     f"{', '.join(SHAPES)}"
                                      ) from None
         if "nothing" in words and (len(tokens) > 1):
             raise ValueError("keep = \"nothing\" throws every card: it takes no other word")
@@ -107,7 +111,7 @@ class Keep:
         """In plain words: ``keep the pair and A``."""
         if self.words == ("nothing",):
             return "exchange all five"
-        named = [HIGHEST if w == "highest" else w.replace("_", " ") for w in self.words]
+        named = [{"highest": HIGHEST, "highest_suited": HIGHEST_SUITED}.get(w, w.replace("_", " ")) for w in self.words]
         if self.ranks:
             named.append(" ".join(RANK_NAMES[r] for r in sorted(self.ranks, reverse=True)))
         return "keep " + " and ".join(named)
@@ -134,6 +138,13 @@ class Keep:
                 cols = single & (ranks == top[:, None])
                 missing |= top < 0
                 keep |= cols
+            elif word == "highest_suited":
+                place = seen.suited_place
+                found = place > 0
+                # the highest card, and the card at that place (ranks differ: one card a rank)
+                companion = seen.ranks[np.arange(len(seen)), np.maximum(place - 1, 0)]
+                missing |= ~found
+                keep |= found[:, None] & ((ranks == seen.ranks[:, [0]]) | (ranks == companion[:, None]))
             elif word != "nothing":
                 cols, found = _shape(word, seen, ranks)
                 missing |= ~found

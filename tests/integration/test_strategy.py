@@ -73,9 +73,11 @@ def test_conditions():
                                         parse_cards("9h 9d 4c 4s 2h")]),
                             np.asarray([parse_card("8c"), parse_card("Qc"), parse_card("3s")]))
     card = _card("\n".join(f"[[first]]\nwhen = {{ {w} }}\ndo = \"bet\"" for w in [
-        'at_least = "A K J 8 3"', 'up = "Q-A", holds = "J"', 'group = "9", up_below = 4', 'up_matches = true']))
-    assert [card.first[i].holds(seen).tolist() for i in range(4)] == [
-        [True, False, False], [False, True, False], [False, False, True], [True, False, False]]
+        'at_least = "A K J 8 3"', 'up = "Q-A", holds = "J"', 'group = "9", up_below = 4', 'up_matches = true',
+        'highest_suited = 4', 'highest_suited = 5']))
+    assert [card.first[i].holds(seen).tolist() for i in range(6)] == [
+        [True, False, False], [False, True, False], [False, False, True], [True, False, False],
+        [False, False, False], [True, True, False]]
     assert card.decide(seen).tolist() == [0, 1, 2]
 
 
@@ -109,6 +111,9 @@ def test_the_up_card_against_the_pair():
     ('[[first]]\nwhen = { to_flush = 6 }\ndo = "bet"', "line 2: to_flush must be a number of cards, 3 to 5"),
     ('[[first]]\nwhen = { to_straight = "gutshot" }\ndo = "bet"', "line 2: to_straight must be one of open"),
     ('[[first]]\nwhen = { up_above = "pair" }\ndo = "bet"', "line 2: up_above must be a card's place"),
+    ('[[first]]\nwhen = { highest_suited = 1 }\ndo = "bet"', "line 2: highest_suited must be a card's place .* 2 to 5"),
+    ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { highest_suited = 2 }\ndo = "bet"\n[[after_draw]]\ndo = "fold"',
+     "line 4: a final hand has no draws, nor suits a rule reads .highest_suited"),
     ('[[first]]\ndo = "bet"\n[[after_draw]]\ndo = "bet"', "line 4: the rules 'caribbean' have no exchange and no "
      "sixth card"),
     ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { to_flush = 4 }\ndo = "bet"\n[[after_draw]]\ndo = "fold"',

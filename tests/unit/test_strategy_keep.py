@@ -46,6 +46,11 @@ def test_draws_against_their_definitions():
         assert s.straight_outs[i] == sum(_straight(ranks | {r}) for r in range(13))
         assert s.to_straight_flush[i] == max(len(x & w) for x in by_suit for w in STRAIGHTS)
         assert s.to_royal[i] == max(len(x & ROYAL) for x in by_suit)
+        # the place from the highest of the highest card's best suited mate (no pair), else 0
+        order = sorted(ranks, reverse=True)
+        top = max(hand)
+        mates = [c >> 2 for c in hand if c & 3 == top & 3 and c != top]
+        assert s.suited_place[i] == (1 + order.index(max(mates)) if len(ranks) == 5 and mates else 0)
 
 
 def _outs(ranks: set[int]) -> int:
@@ -53,7 +58,7 @@ def _outs(ranks: set[int]) -> int:
 
 
 @pytest.mark.parametrize("words", ["pair", "two_pair", "trips", "A K", "J+", "flush", "straight", "straight_flush",
-                                   "royal", "pair A", "nothing", "highest", "pair highest"])
+                                   "royal", "pair A", "nothing", "highest", "pair highest", "highest_suited"])
 def test_a_keep_against_its_definition(words):
     hands = _random_hands(3000, 2)
     kept = Keep.parse(words).kept(_seen(hands))
@@ -77,6 +82,13 @@ def test_a_keep_against_its_definition(words):
                     expected = None
                     break
                 expected.add(max(singles))      # cards of one rank differ: the highest card is the highest rank's
+            elif word == "highest_suited":
+                top = max(hand)
+                mates = [c for c in hand if c & 3 == top & 3 and c != top]
+                if len(count) < 5 or not mates:
+                    expected = None
+                    break
+                expected |= {top, max(mates)}
             elif word == "A":
                 expected |= {c for c in hand if c >> 2 == 12}
             elif word in ("K",):
@@ -116,7 +128,8 @@ def test_a_keep_against_its_definition(words):
             assert {c for i, c in enumerate(hand) if mask >> i & 1} == expected, (hand, words)
 
 
-@pytest.mark.parametrize("words", ["pair", "trips", "flush", "straight", "straight_flush", "royal", "Q+", "highest"])
+@pytest.mark.parametrize("words", ["pair", "trips", "flush", "straight", "straight_flush", "royal", "Q+", "highest",
+                                   "highest_suited"])
 def test_a_keep_is_the_same_in_every_arrangement_of_the_suits(words):
     """Permuting the suits of a deal (the same cards' places) keeps the same places."""
     hands = _random_hands(400, 3) + [parse_cards("5c 6d 7h 8s 8h"), parse_cards("9h Th Jh 3h 3c"),
@@ -131,6 +144,7 @@ def test_a_keep_is_the_same_in_every_arrangement_of_the_suits(words):
 def test_keep_words():
     assert Keep.parse("pair A").text() == "keep pair and A"
     assert Keep.parse("pair highest").text() == "keep pair and the highest unpaired card"
+    assert Keep.parse("highest_suited").text() == "keep the highest card and the next of its suit"
     assert Keep.parse("nothing").text() == "exchange all five"
     for bad, message in (("", "keep must name"), ("nothing A", "takes no other word"), ("pair Z", "'Z' is not a rank")):
         with pytest.raises(ValueError, match=message):
