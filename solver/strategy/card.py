@@ -185,8 +185,8 @@ def _highest_suited(value: Any) -> tuple[Test, str]:
     second- or third-highest card (``Seen.suited_place``)."""
     if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 5:
         raise ValueError(f"highest_suited must be a card's place in the hand from the highest, 2 to 5, not {value!r}")
-    words = "its second-highest" if value == 2 else f"its {_ORDINAL[value]} card or a higher one"
-    words = f"no pair, the highest card suited with {words}"
+    companion = "its second-highest" if value == 2 else f"its {_ORDINAL[value]} card or a higher one"
+    words = f"no pair, the highest card suited with {companion}"
     return (lambda s: (s.suited_place >= 2) & (s.suited_place <= value)), words
 
 

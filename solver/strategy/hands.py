@@ -25,6 +25,9 @@ ROYAL = int(STRAIGHTS[-1])
 BITS = np.asarray([bin(v).count("1") for v in range(1 << 13)], np.int64)
 """The number of ranks in each 13-bit mask."""
 
+HIGHEST = np.asarray([-1] + [v.bit_length() - 1 for v in range(1, 1 << 13)], np.int64)
+"""The highest rank in each 13-bit mask (-1 for none)."""
+
 
 def _outs() -> np.ndarray:
     masks = np.arange(1 << 13)
@@ -160,11 +163,9 @@ class Seen:
         to speak of)."""
         rows = np.arange(len(self))
         top = self.ranks[:, 0]
-        ranks = (self.hands >> 2).astype(np.int64)
-        suit = (self.hands[rows, np.argmax(ranks, axis=1)] & 3).astype(np.int64)
-        others = self.suit_ranks[rows, suit] & ~(1 << top)
+        suit = (self.hands[rows, np.argmax(self.hands >> 2, axis=1)] & 3).astype(np.int64)
         # the highest rank left in that suit, then its place among the ranks from the highest
-        companion = np.where(others > 0, np.floor(np.log2(np.maximum(others, 1))).astype(np.int64), -1)
+        companion = HIGHEST[self.suit_ranks[rows, suit] & ~(1 << top)]
         place = 1 + np.argmax(self.ranks == companion[:, None], axis=1)
         distinct = BITS[self.rank_mask] == 5
         out: np.ndarray = np.where(distinct & (companion >= 0), place, 0)

@@ -81,6 +81,17 @@ def test_conditions():
     assert card.decide(seen).tolist() == [0, 1, 2]
 
 
+def test_the_highest_card_suited():
+    """``highest_suited = n`` holds where the highest card's suit has another card among the
+    hand's n highest; never for a hand with a pair or the highest card alone in its suit."""
+    hands = ["Ah Kh 9c 7s 3d", "Ah Kd 9h 7s 3d", "Ah Kd 9c 7s 3h", "Ah Kd 9c 7s 3c", "Ah Ad 9h 7s 3d"]
+    seen = strategy.Seen.of(np.asarray([parse_cards(h) for h in hands]), np.asarray([parse_card("2c")] * 5))
+    assert seen.suited_place.tolist() == [2, 3, 5, 0, 0]
+    card = _card("\n".join(f"[[first]]\nwhen = {{ highest_suited = {n} }}\ndo = \"bet\"" for n in (2, 3, 4)))
+    assert [card.first[i].holds(seen).tolist() for i in range(3)] == [
+        [True, False, False, False, False], [True, True, False, False, False], [True, True, False, False, False]]
+
+
 def test_the_up_card_against_the_pair():
     """``up_above``/``up_below = "group"`` compare the up-card with the pair (or trips; the highest
     card without one); equal ranks are neither above nor below."""
