@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -28,9 +29,25 @@ TIE_ORDER = ("bet", "fold", "sixth_card", "exchange")
 #: the codes of a strategy table: 0 fold, 1 bet, 2 sixth card, 2 + mask for an exchange (the mask's
 #: bits over the five cards of the table's representative hand, in its sorted order)
 N_CODES = 34
+FOLD, BET, SIXTH_CARD = (KINDS.index(k) for k in ("fold", "bet", "sixth_card"))
 #: the groups of first actions the report counts: fold, bet, sixth card, exchange of k cards
 GROUPS = ("fold", "bet", "sixth card", *(f"exchange {k}" for k in range(1, 6)))
 _GROUP_OF_CODE = np.array([0, 1, 2, *(2 + bin(mask).count("1") for mask in range(1, 32))], np.int64)
+
+
+Mask = TypeVar("Mask", int, np.ndarray)
+
+
+def exchange_code(mask: Mask) -> Mask:
+    """The table code of the exchange of the cards of ``mask`` (bits over the hand's five; or an
+    array of masks)."""
+    code: Mask = SIXTH_CARD + mask
+    return code
+
+
+def mask_of_code(code: int) -> int:
+    """The discard mask of an exchange's table code."""
+    return code - SIXTH_CARD
 
 
 @dataclass(frozen=True)
@@ -63,7 +80,7 @@ class Action:
     def code(self, hand: Sequence[Card]) -> int:
         """Its code in a strategy table whose representative hand is ``hand``."""
         if self.kind == "exchange":
-            return 2 + sum(1 << list(hand).index(c) for c in self.throw)
+            return exchange_code(sum(1 << list(hand).index(c) for c in self.throw))
         return KINDS.index(self.kind)
 
     @classmethod
@@ -71,8 +88,9 @@ class Action:
         """The action of a table's ``code``, an exchange throwing cards of ``hand``."""
         if not 0 <= code < N_CODES:
             raise ValueError(f"no action code {code}")
-        if code >= 3:
-            return cls("exchange", tuple(c for i, c in enumerate(hand) if (code - 2) >> i & 1))
+        if code > SIXTH_CARD:
+            mask = mask_of_code(code)
+            return cls("exchange", tuple(c for i, c in enumerate(hand) if mask >> i & 1))
         return cls(KINDS[code])
 
     def simplicity(self) -> tuple[int, int, list[Card]]:

@@ -15,17 +15,19 @@ enumerates card by card and is the judge in the tests.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from itertools import groupby
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import _brute, _dealer, _eval
 from ._settle import KernelRules
-from .action import Action
+from .action import BET as BET_CODE
+from .action import FOLD, SIXTH_CARD, Action, exchange_code, mask_of_code
 from .cards import Card, check_disjoint, format_cards
 from .category import AK
 from .classes import rank_order
@@ -224,29 +226,62 @@ def _after(after: np.ndarray | None) -> np.ndarray | None:
     return out
 
 
+Valued = tuple[int, int, int]
+"""An option as integers: its table code for the deal's hand as given (``Action.code``) and its
+EV's numerator over a positive denominator (not reduced): what a table build sorts and stores,
+without a ``Fraction`` or an ``Action`` per option."""
+
+
+def _exchange_values(rules: Rules, values: dict[int, tuple[int, int]]) -> list[Valued]:
+    """The kernel's exchange numerators by discard mask as options' values (fees in)."""
+    return [(exchange_code(mask), num - rules.exchange_fees[mask.bit_count() - 1] * den, den)
+            for mask, (num, den) in values.items()]
+
+
 def _exchanges(hand: tuple[Card, ...], rules: Rules,
                values: dict[int, tuple[int, int]]) -> dict[tuple[Card, ...], Fraction]:
     """The kernel's exchange numerators by discard mask as EVs by the cards thrown (fees in)."""
-    out = {}
-    for mask, (num, den) in values.items():
-        throw = tuple(c for i, c in enumerate(hand) if mask >> i & 1)
-        out[throw] = Fraction(num - rules.exchange_fees[len(throw) - 1] * den, den)
+    return {Action.from_code(code, hand).throw: Fraction(num, den)
+            for code, num, den in _exchange_values(rules, values)}
+
+
+def _scaled(evs: Sequence[tuple[int, int]]) -> list[int]:
+    """EVs (numerator, positive denominator) as integers over one common denominator: their
+    exact order, compared fast (a table build sorts the options of millions of deals).
+
+    >>> _scaled([(1, 3), (-1, 2), (1, 6), (2, 1)])
+    [2, -3, 1, 12]
+    """
+    common = math.lcm(*(d for _, d in evs))
+    return [n * (common // d) for n, d in evs]
+
+
+def _best_first(evs: Sequence[tuple[int, int]], simplicity: Callable[[int], tuple[int, int, list[Card]]]) -> list[int]:
+    """The places of ``evs`` (numerator, denominator) best first; among equal EVs the simpler
+    action first (``simplicity`` of a place: ``Action.simplicity``): the one option order.
+
+    >>> _best_first([(-1, 1), (1, 3), (-2, 2)], lambda i: (i, 0, []))
+    [1, 0, 2]
+    """
+    scaled = _scaled(evs)
+    order = sorted(range(len(scaled)), key=scaled.__getitem__, reverse=True)
+    if len(set(scaled)) == len(scaled):
+        return order
+    out: list[int] = []
+    for _, run in groupby(order, key=scaled.__getitem__):
+        tied = list(run)
+        out += sorted(tied, key=simplicity) if len(tied) > 1 else tied
     return out
 
 
-def _scaled(values: Iterable[Fraction]) -> list[int]:
-    """Fractions as integers over one common denominator: their exact order, compared fast
-    (a table build sorts the options of millions of deals).
-
-    >>> _scaled([Fraction(1, 3), Fraction(-1, 2), Fraction(1, 6), Fraction(2)])
-    [2, -3, 1, 12]
-    """
-    values = list(values)
-    common = math.lcm(*(v.denominator for v in values))
-    return [v.numerator * (common // v.denominator) for v in values]
+def ranked_values(hand: tuple[Card, ...], values: Sequence[Valued]) -> list[Valued]:
+    """``Valued`` options of a deal of ``hand`` best first, in ``ranked``'s order."""
+    order = _best_first([(num, den) for _, num, den in values],
+                        lambda i: Action.from_code(values[i][0], hand).simplicity())
+    return [values[i] for i in order]
 
 
-def _nth_best(evs: list[Fraction], n: int) -> Fraction:
+def _nth_best(evs: Sequence[tuple[int, int]], n: int) -> tuple[int, int]:
     """The n-th largest EV (the smallest when there are fewer than n)."""
     scaled = _scaled(evs)
     return evs[sorted(range(len(evs)), key=scaled.__getitem__, reverse=True)[min(n, len(evs)) - 1]]
@@ -293,31 +328,49 @@ def solve(hand: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, dead: Seq
     (True, 34, 18)
     """
     hand, dead = tuple(hand), tuple(dead)
+    raw, values = solve_values(hand, up_card, rules, dead, leading=leading)
+    options = tuple(Option(Action.from_code(code, hand), Fraction(num, den)) for code, num, den in values)
+    return Solution(hand, up_card, dead, rules, _bet_value(hand, raw, rules), options)
+
+
+def solve_values(hand: tuple[Card, ...], up_card: Card, rules: Rules = DEFAULT, dead: tuple[Card, ...] = (), *,
+                 leading: int | None = None) -> tuple[Solved, list[Valued]]:
+    """``solve``'s options as integers (``Valued``), best first, with the kernel's first count
+    (its ``bet``: the dealt hand's counts, insurance and value): what a table build stores.
+
+    >>> from solver.cards import parse_cards, parse_card
+    >>> hand, up = tuple(parse_cards("Ah Ad Kc 8s 9d")), parse_card("Kh")
+    >>> _, values = solve_values(hand, up, leading=2)
+    >>> [(Action.from_code(code, hand), Fraction(num, den)) for code, num, den in values][:2] == [
+    ...     (o.action, o.ev) for o in solve(hand, up).options[:2]]
+    True
+    """
     _check(hand, up_card, dead, rules)
     bounded = [k for k in rules.exchange_counts if k in BOUNDED_COUNTS] if leading is not None else []
     raw = _kernel(hand, up_card, dead, rules, [k for k in rules.exchange_counts if k not in bounded],
                   rules.sixth_card, bounded)
-    bet = _bet_value(hand, raw, rules)
-    options = [Option(Action("fold"), Fraction(-1)), Option(Action("bet"), bet.ev)]
+    c = raw.bet.counts
+    values: list[Valued] = [(FOLD, -1, 1), (BET_CODE, raw.bet.value, c.n * c.den)]
     if rules.sixth_card:
-        options.append(Option(Action("sixth_card"), _sixth_value(raw, rules)))
-    options += [Option(Action("exchange", throw), ev) for throw, ev in _exchanges(hand, rules, raw.exchange).items()]
+        assert raw.sixth_card is not None
+        num, den = raw.sixth_card
+        values.append((SIXTH_CARD, num - rules.sixth_card_fee * den, den))
+    values += _exchange_values(rules, raw.exchange)
     if bounded:
         # exactly: first the n exchanges of highest bounds that reach the n-th best of the others,
         # then those whose bound reaches the n-th best of all solved so far
-        most = {mask: Fraction(num - rules.exchange_fees[mask.bit_count() - 1] * den, den)
-                for mask, (num, den) in raw.exchange_bound.items()}
-        waiting = [mask for _, mask in sorted(zip((-v for v in _scaled(most.values())), most))]
+        most = {code: (num, den) for code, num, den in _exchange_values(rules, raw.exchange_bound)}
+        waiting = [code for _, code in sorted(zip((-v for v in _scaled(list(most.values()))), most))]
         for first in (leading, len(waiting)):
-            nth = _nth_best([o.ev for o in options], leading or 1)
-            needed = [mask for mask in waiting[:first] if most[mask] >= nth]
+            nth, nth_den = _nth_best([(num, den) for _, num, den in values], leading or 1)
+            needed = [code for code in waiting[:first] if most[code][0] * nth_den >= nth * most[code][1]]
             waiting = waiting[first:]
             if needed:
-                counts = sorted({mask.bit_count() for mask in needed})
-                exact = _kernel(hand, up_card, dead, rules, counts, False, wanted=sum(1 << mask for mask in needed))
-                options += [Option(Action("exchange", throw), ev)
-                            for throw, ev in _exchanges(hand, rules, exact.exchange).items()]
-    return Solution(hand, up_card, dead, rules, bet, ranked(options))
+                masks = [mask_of_code(code) for code in needed]
+                exact = _kernel(hand, up_card, dead, rules, sorted({mask.bit_count() for mask in masks}), False,
+                                wanted=sum(1 << mask for mask in masks))
+                values += _exchange_values(rules, exact.exchange)
+    return raw, ranked_values(hand, values)
 
 
 def _exchange_mask(hand: tuple[Card, ...], action: Action, rules: Rules) -> int:
@@ -456,8 +509,9 @@ def ranked(options: Sequence[Option]) -> tuple[Option, ...]:
     >>> ranked([Option(Action("fold"), Fraction(-1)), Option(Action("bet"), Fraction(-1))])[0].label
     'bet'
     """
-    keys = [(-ev, *o.action.simplicity(), i) for i, (ev, o) in enumerate(zip(_scaled(o.ev for o in options), options))]
-    return tuple(options[key[-1]] for key in sorted(keys))
+    order = _best_first([(o.ev.numerator, o.ev.denominator) for o in options],
+                        lambda i: options[i].action.simplicity())
+    return tuple(options[i] for i in order)
 
 
 def bet_counts(hands: np.ndarray, up_cards: np.ndarray, rules: Rules, play: Play = BEST) -> np.ndarray:

@@ -31,7 +31,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ..action import KINDS
+from ..action import KINDS, SIXTH_CARD, exchange_code
 from ..cards import RANK_NAMES, format_cards
 from ..category import CATEGORIES, LABELS
 from ..errors import InputError
@@ -46,8 +46,6 @@ from .keep import NO_HAND, Keep, rank_set
 FIRST_ACTIONS = ("bet", "fold", "sixth_card", "exchange", "optimal")
 #: what ``except`` may leave out of ``optimal``
 EXCEPT = ("sixth_card",)
-SIXTH_CARD = KINDS.index("sixth_card")
-FOLD = KINDS.index("fold")
 _ORDINAL = ("", "highest", "second-highest", "third-highest", "fourth-highest", "lowest")
 
 
@@ -326,7 +324,7 @@ class StrategyCard:
                         why = (f"{rule.keep.text()} exchanges {counts[k]} cards of {deal}; the rules {rules.name!r} "
                                f"allow exchanging {allowed}")
                     raise InputError(f"{where}: {why}")
-                code = 2 + throw
+                code = exchange_code(throw)
             out[at] = code
         return out
 

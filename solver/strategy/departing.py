@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
-from ..action import Action
+from ..action import FOLD, SIXTH_CARD, Action
 from ..classes import enumerate_classes, rank_order
 from ..deal import option_returns, option_values
 from ..errors import InputError
@@ -42,7 +42,6 @@ from ..returns import Returns
 from ..rules import Rules
 from ..tables import Plan, Table, required
 from . import after_draw
-from .card import FOLD, SIXTH_CARD
 from .kept import Shard, count_shards
 
 FORMAT = "rpoker strategy departures"

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
-from ..action import KINDS, N_CODES, Action
+from ..action import KINDS, N_CODES, Action, exchange_code
 from ..cards import RANK_NAMES
 from ..category import CATEGORIES
 from ..classes import enumerate_classes, rank_order
@@ -187,10 +187,10 @@ def _action_codes(seen: Seen, rules: Rules, name: str) -> tuple[np.ndarray, np.n
     kept = Keep.parse(name[5:]).kept(seen)
     throw = 31 & ~kept
     sizes = np.asarray([bin(t).count("1") for t in range(32)])
-    return 2 + throw, (kept == NO_HAND) | ~np.isin(sizes[throw], rules.exchange_counts)
+    return exchange_code(throw), (kept == NO_HAND) | ~np.isin(sizes[throw], rules.exchange_counts)
 
 
-ALL_FIVE = 2 + 31
+ALL_FIVE = exchange_code(31)
 """The code of exchanging all five, which representatives leave to ``UNKNOWN``."""
 
 
@@ -198,7 +198,7 @@ def _representative_codes(rules: Rules) -> np.ndarray:
     """The codes every representative is solved for: a sixth card and each exchange the rules
     allow, but of all five (5 ms a class, as much as every other action together)."""
     sizes = [bin(t).count("1") for t in range(1, 31)]
-    exchanges = [2 + t for t, k in zip(range(1, 31), sizes) if k in rules.exchange_counts]
+    exchanges = [exchange_code(t) for t, k in zip(range(1, 31), sizes) if k in rules.exchange_counts]
     return np.asarray(([2] if rules.sixth_card else []) + exchanges, np.int64)
 
 

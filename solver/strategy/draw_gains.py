@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..action import Action
+from ..action import SIXTH_CARD, Action
 from ..classes import N_DEALS, enumerate_classes, rank_order
 from ..deal import add_gains
 from ..hand import N_STRENGTH
@@ -33,7 +33,6 @@ from ..play import BEST, Play
 from ..rules import Rules
 from ..tables import Plan
 from .after_draw import thrown_matches
-from .card import SIXTH_CARD
 from .departing import TableCodes, work_folder
 from .kept import Shard, count_shards, read_sealed, write_sealed
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..action import Action
+from ..action import Action, exchange_code
 from ..cards import Card, check_disjoint
 from ..classes import canonical, class_keys
 from ..errors import InputError
@@ -177,7 +177,7 @@ class Table:
         options = [choice(data["best"], data["best_ev"], best_exact), choice(data["second"], data["second_ev"])]
         if not self.compact:
             others = [(1, data["bet"])] + ([(2, data["sixth"])] if data["sixth"] is not None else [])
-            others += [(2 + mask, data[EXCHANGE_COLUMNS[mask - 1]]) for mask in range(1, 32)]
+            others += [(exchange_code(mask), data[EXCHANGE_COLUMNS[mask - 1]]) for mask in range(1, 32)]
             rest = [(code, ev) for code, ev in [(0, -1.0), *others]
                     if ev is not None and not np.isnan(ev) and code not in (data["best"], data["second"])]
             options += [choice(code, ev) for code, ev in sorted(rest, key=lambda o: -o[1])]

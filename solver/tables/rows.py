@@ -7,11 +7,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import _eval
-from ..action import Action
+from ..action import BET, FOLD, SIXTH_CARD, mask_of_code
 from ..cards import format_cards
 from ..classes import rank_order
-from ..deal import BetValue, Option, bet_counts, payout_by_strength, ranked, solve
+from ..counts import BET as BET_COUNTS
+from ..deal import Valued, bet_counts, ranked_values, solve_values
 from ..errors import InputError
 from ..rules import Rules
 from .schema import COMPACT_COLUMNS, EXCHANGE_COLUMNS, INTEGER_COLUMNS
@@ -29,46 +29,46 @@ def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules, compact: b
                                                "second_ev", "insurance", "bet")}
     for name in ("sixth", *EXCHANGE_COLUMNS):
         out[name] = np.full(n, np.nan, np.float32)
-    for i, (bet, options) in enumerate(_solutions(hands, up_cards, rules, 2 if compact else None)):
-        hand = tuple(int(c) for c in hands[i])
-        best, second = options[0], options[1]
-        out["best"][i] = best.action.code(hand)
-        out["best_ev"][i] = float(best.ev)
-        num, den = best.ev.numerator, best.ev.denominator
-        if max(abs(num), den) >= 2**63:
-            raise InputError(f"EV {best.ev} of class {format_cards(hand)} | {format_cards([int(up_cards[i])])} "
-                             "does not fit 64-bit integers")
-        out["best_num"][i], out["best_den"][i] = num, den
-        out["second"][i] = second.action.code(hand)
-        out["second_ev"][i] = float(second.ev)
-        out["insurance"][i] = bet.insurance_size
-        for o in options:
-            if o.action.kind == "bet":
-                out["bet"][i] = float(o.ev)
-            elif o.action.kind == "sixth_card":
-                out["sixth"][i] = float(o.ev)
-            elif o.action.kind == "exchange":
-                out[EXCHANGE_COLUMNS[o.action.code(hand) - 3]][i] = float(o.ev)
+    for i, (insurance, values) in enumerate(_solutions(hands, up_cards, rules, 2 if compact else None)):
+        (best, num, den), (second, second_num, second_den) = values[0], values[1]
+        out["best"][i], out["second"][i], out["insurance"][i] = best, second, insurance
+        # int / int is the exact quotient rounded once, as float(Fraction) is
+        out["best_ev"][i], out["second_ev"][i] = num / den, second_num / second_den
+        ev = Fraction(num, den)
+        if max(abs(ev.numerator), ev.denominator) >= 2**63:
+            raise InputError(f"EV {ev} of class {format_cards(hands[i].tolist())} | "
+                             f"{format_cards([int(up_cards[i])])} does not fit 64-bit integers")
+        out["best_num"][i], out["best_den"][i] = ev.numerator, ev.denominator
+        if compact:
+            continue
+        for code, num, den in values:
+            if code == BET:
+                out["bet"][i] = num / den
+            elif code == SIXTH_CARD:
+                out["sixth"][i] = num / den
+            elif code > SIXTH_CARD:
+                out[EXCHANGE_COLUMNS[mask_of_code(code) - 1]][i] = num / den
     return {name: out[name] for name in COMPACT_COLUMNS if name in out} if compact else out
 
 
 def _solutions(hands: np.ndarray, up_cards: np.ndarray, rules: Rules,
-               leading: int | None) -> Iterator[tuple[BetValue, list[Option]]]:
-    """Each class's bet and options, best first. Without exchanges and sixth cards the only
-    choice is to bet or fold: the bets of the whole chunk are counted at once by the kernel."""
+               leading: int | None) -> Iterator[tuple[int, list[Valued]]]:
+    """Each class's insurance size and options (``Valued``), best first. Without exchanges and
+    sixth cards the only choice is to bet or fold: the bets of the whole chunk are counted at
+    once by the kernel."""
     if rules.draws:
         # deals of the same ranks one after the other share the kernel's rank-level work
-        solved: dict[int, tuple[BetValue, list[Option]]] = {}
+        solved: dict[int, tuple[int, list[Valued]]] = {}
         for k in rank_order(hands, up_cards):
-            s = solve(tuple(int(c) for c in hands[k]), int(up_cards[k]), rules, leading=leading)
-            solved[int(k)] = (s.bet, list(s.options))
+            hand = tuple(int(c) for c in hands[k])
+            raw, values = solve_values(hand, int(up_cards[k]), rules, leading=leading)
+            solved[int(k)] = (raw.bet.counts.insurance, values)
         for k in range(len(hands)):
             yield solved.pop(k)
         return
-    p5 = payout_by_strength(rules)
     counts = bet_counts(hands, up_cards, rules)
-    strength = _eval.evaluate(np.ascontiguousarray(hands), False)
     for k in range(len(hands)):
-        p = int(p5[strength[k]])
-        bet = BetValue.from_row(counts[k], p, rules)
-        yield bet, list(ranked([Option(Action("fold"), Fraction(-1)), Option(Action("bet"), bet.ev)]))
+        row = counts[k]
+        n, den = int(row[BET_COUNTS["n"]]), int(row[BET_COUNTS["den"]])
+        bet_or_fold: list[Valued] = [(FOLD, -1, 1), (BET, int(row[BET_COUNTS["value"]]), n * den)]
+        yield int(row[BET_COUNTS["insurance"]]), ranked_values(tuple(int(c) for c in hands[k]), bet_or_fold)
