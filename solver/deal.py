@@ -352,9 +352,7 @@ def solve_values(hand: tuple[Card, ...], up_card: Card, rules: Rules = DEFAULT, 
     c = raw.bet.counts
     values: list[Valued] = [(FOLD, -1, 1), (BET_CODE, raw.bet.value, c.n * c.den)]
     if rules.sixth_card:
-        assert raw.sixth_card is not None
-        num, den = raw.sixth_card
-        values.append((SIXTH_CARD, num - rules.sixth_card_fee * den, den))
+        values.append(_sixth_valued(raw, rules))
     values += _exchange_values(rules, raw.exchange)
     if bounded:
         # exactly: first the n exchanges of highest bounds that reach the n-th best of the others,
@@ -496,10 +494,16 @@ def _bet_value(hand: tuple[Card, ...], raw: Solved, rules: Rules) -> BetValue:
     return BetValue.from_bet(raw.bet, int(payout_by_strength(rules)[strength]), rules)
 
 
-def _sixth_value(raw: Solved, rules: Rules) -> Fraction:
+def _sixth_valued(raw: Solved, rules: Rules) -> Valued:
+    """The kernel's sixth card as an option's value (its fee in)."""
     assert raw.sixth_card is not None
     num, den = raw.sixth_card
-    return -rules.sixth_card_fee + Fraction(num, den)
+    return SIXTH_CARD, num - rules.sixth_card_fee * den, den
+
+
+def _sixth_value(raw: Solved, rules: Rules) -> Fraction:
+    _, num, den = _sixth_valued(raw, rules)
+    return Fraction(num, den)
 
 
 def ranked(options: Sequence[Option]) -> tuple[Option, ...]:
