@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
-from ..action import KINDS, N_CODES, Action, exchange_code
+from ..action import KINDS, N_CODES, SIXTH_CARD, Action, exchange_code
 from ..cards import RANK_NAMES
 from ..category import CATEGORIES
 from ..classes import enumerate_classes, rank_order
@@ -199,7 +199,7 @@ def _representative_codes(rules: Rules) -> np.ndarray:
     allow, but of all five (5 ms a class, as much as every other action together)."""
     sizes = [bin(t).count("1") for t in range(1, 31)]
     exchanges = [exchange_code(t) for t, k in zip(range(1, 31), sizes) if k in rules.exchange_counts]
-    return np.asarray(([2] if rules.sixth_card else []) + exchanges, np.int64)
+    return np.asarray(([SIXTH_CARD] if rules.sixth_card else []) + exchanges, np.int64)
 
 
 def _solve_representatives(rules: Rules, rows: np.ndarray) -> np.ndarray:
