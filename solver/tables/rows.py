@@ -34,13 +34,13 @@ def solve_rows(hands: np.ndarray, up_cards: np.ndarray, rules: Rules, compact: b
         out["best"][i], out["second"][i], out["insurance"][i] = best, second, insurance
         # int / int is the exact quotient rounded once, as float(Fraction) is
         out["best_ev"][i], out["second_ev"][i] = num / den, second_num / second_den
+        if compact:
+            continue    # a compact table keeps no exact EV: no gcd for it
         ev = Fraction(num, den)
         if max(abs(ev.numerator), ev.denominator) >= 2**63:
             raise InputError(f"EV {ev} of class {format_cards(hands[i].tolist())} | "
                              f"{format_cards([int(up_cards[i])])} does not fit 64-bit integers")
         out["best_num"][i], out["best_den"][i] = ev.numerator, ev.denominator
-        if compact:
-            continue
         for code, num, den in values:
             if code == BET:
                 out["bet"][i] = num / den
