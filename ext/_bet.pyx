@@ -4,7 +4,7 @@ from libc.stdint cimport int64_t, uint16_t
 from libc.stdlib cimport abort
 from libc.string cimport memset
 from solver._buy cimport buy_excess
-from solver._deck cimport Deal, Filter
+from solver._deck cimport Deal, Filter, prefix_at
 from solver._settle cimport Settings, buys, buys_at, capped, insured_pay, win_pay
 
 
@@ -61,7 +61,7 @@ cdef int64_t bet_capped(const Settings* st, int player, int p, const int64_t* wt
     return best
 
 
-cdef int64_t bet_with_buy(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
+cdef int64_t bet_with_buy(const Deal* D, const Settings* st, int64_t* pref, const Filter* f,
                     const int* a, const uint16_t* ys, int ysize, int player, int p,
                     int64_t nq, int64_t n, int64_t den, int64_t* counts,
                     bint excess_given=False, int64_t given=0) noexcept nogil:
@@ -80,8 +80,8 @@ cdef int64_t bet_with_buy(const Deal* D, const Settings* st, const int64_t* pref
     cdef int64_t splits[3][4]
     cdef int64_t pays[3]
     cdef int j, k
-    blind[0] = pref[D.ms_below[player]]
-    blind[1] = pref[D.ms_below[player + 1]]
+    blind[0] = prefix_at(D, a, pref, D.ms_below[player])
+    blind[1] = prefix_at(D, a, pref, D.ms_below[player + 1])
     if counts != NULL:
         memset(counts + 7, 0, 4 * sizeof(int64_t))
         split = counts + 7

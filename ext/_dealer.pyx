@@ -15,9 +15,9 @@ from libc.string cimport memset
 from solver._bet cimport N_COUNTS, bet_with_buy
 from solver._bound cimport flush_slack
 from solver._buy cimport RankPlan, bands_alloc
-from solver._combinatorics cimport MS_OFF, N_MULTI, POP, int128
-from solver._deck cimport (MAX_FLUSH, Deal, Filter, blind_prefix, deal_init, dealer_below, filter_lists,
-                           flush_filter)
+from solver._combinatorics cimport MS_OFF, POP, int128
+from solver._deck cimport (MAX_FLUSH, PREFIX_ROW, Deal, Filter, deal_init, dealer_below, filter_lists,
+                           flush_filter, prefix_start)
 from solver._eval cimport EvalTables, N_STRENGTH, eval5, eval6, payout_detail, tables
 from solver._exchange cimport each_multiset
 from solver._outcome cimport Ctx, Results, ResultsCache, add_results
@@ -60,7 +60,7 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, Kernel
     cdef const EvalTables* t = tables()
     cdef Deal* D = <Deal*> malloc(sizeof(Deal))
     D.ranks_valid = 0
-    cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
+    cdef int64_t* pref = <int64_t*> malloc(PREFIX_ROW * sizeof(int64_t))
     cdef Filter f
     cdef int f_lists[2 * MAX_FLUSH]
     cdef int64_t counts[N_COUNTS]
@@ -72,12 +72,12 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, Kernel
             player = eval5(t, final[0], final[1], final[2], final[3], final[4])
         else:
             player = eval6(t, &final[0])
-        blind_prefix(D, D.a0, pref)
+        prefix_start(D, D.a0, pref)
         filter_lists(&f, f_lists)
         flush_filter(D, 0, &f)
         n = falling(D.n0, 4) // 24
         den = falling(D.n0 - 4, st.redraws + 1)
-        nq = dealer_below(D, pref, &f, st.qualifier)
+        nq = dealer_below(D, D.a0, pref, &f, st.qualifier)
         value = bet_with_buy(D, st, pref, &f, D.a0, D.ys0, D.n0, player, p, nq, n, den, counts)
     finally:
         free(D)
@@ -157,7 +157,7 @@ cdef object _sixth_card(Deal* D, KernelRules rules, const uint8_t* hand, Results
         flush_filter(D, (1 << (c >> 2)) if (c & 3) == D.sigma else 0, &f)
         player = eval6(t, six)
         p = payout_detail(t, six, 6, &rules.paytable[0], rules.second_combination, rules.new_rank, &a1, &a2, &a3)
-        nq = dealer_below(D, pref, &f, st.qualifier)
+        nq = dealer_below(D, a, pref, &f, st.qualifier)
         memset(buy, 0, sizeof(buy))
         if capped(st, player, p):
             # the buy for each insurance that may be best: computed here (bet_with_buy)
@@ -308,7 +308,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
         n = falling(D.n0, 4) // 24
         den = falling(D.n0 - 4, st.redraws + 1)
         player = eval5(t, hand[0], hand[1], hand[2], hand[3], hand[4])
-        nq = dealer_below(D, pref, &f, st.qualifier)
+        nq = dealer_below(D, D.a0, pref, &f, st.qualifier)
         value = bet_with_buy(D, st, pref, &f, D.a0, D.ys0, D.n0, player, rules.p5[player], nq, n, den, counts)
         if sixth_card:
             sixth, sixth_results = _sixth_card(D, rules, &hand[0], &res[32] if results else NULL,
@@ -359,7 +359,7 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, KernelR
     cdef const int32_t[::1] p5 = rules.p5
     cdef const EvalTables* t = tables()
     cdef Deal* D = <Deal*> malloc(sizeof(Deal))
-    cdef int64_t* pref = <int64_t*> malloc((N_MULTI + 1) * sizeof(int64_t))
+    cdef int64_t* pref = <int64_t*> malloc(PREFIX_ROW * sizeof(int64_t))
     cdef Filter f
     cdef int f_lists[2 * MAX_FLUSH]
     cdef int64_t counts[N_COUNTS]
@@ -374,13 +374,13 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, KernelR
     try:
         for k in range(hands.shape[0]):
             if not deal_init(D, up_cards[k], &hands[k, 0], 5, st.qualifier):
-                blind_prefix(D, D.a0, pref)
+                prefix_start(D, D.a0, pref)
             filter_lists(&f, f_lists)
             flush_filter(D, 0, &f)
             n = falling(D.n0, 4) // 24
             den = falling(D.n0 - 4, st.redraws + 1)
             player = eval5(t, hands[k, 0], hands[k, 1], hands[k, 2], hands[k, 3], hands[k, 4])
-            nq = dealer_below(D, pref, &f, st.qualifier)
+            nq = dealer_below(D, D.a0, pref, &f, st.qualifier)
             out[k, 7] = bet_with_buy(D, st, pref, &f, D.a0, D.ys0, D.n0, player, p5[player], nq, n, den, counts)
             for i in range(N_COUNTS):
                 out[k, i + (i >= 7)] = counts[i]

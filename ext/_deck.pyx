@@ -224,21 +224,55 @@ cdef void _deal_flushes(Deal* D) noexcept nogil:
     D.n_flush = n
 
 
-cdef void blind_prefix(const Deal* D, const int* a, int64_t* pref, int end=-1) noexcept nogil:
-    # pref[i]: dealer hands among the i weakest hidden rank multisets (suits ignored), for every
-    # i, or for i <= end (those who read a few places of it need no more)
-    cdef int i, r, m, n = D.n_ms if end < 0 or end > D.n_ms else end
-    cdef int64_t ways[66]             # C(a_r, m) at 5 r + m; the padding code 65 counts 1
-    cdef int64_t total = 0
+cdef inline void _ways(const int* a, int64_t* ways) noexcept nogil:
+    # C(a_r, m) at 5 r + m; the padding code 65 counts 1
+    cdef int r, m
     for r in range(13):
         for m in range(5):
             ways[5 * r + m] = BINOM[a[r]][m] if m <= a[r] else 0
     ways[65] = 1
+
+
+cdef inline int64_t _hands(const Deal* D, const int64_t* ways, int i) noexcept nogil:
+    # dealer hands of the i-th weakest hidden rank multiset
+    return ways[D.ms_code[i][0]] * ways[D.ms_code[i][1]] * ways[D.ms_code[i][2]] * ways[D.ms_code[i][3]]
+
+
+cdef void prefix_start(const Deal* D, const int* a, int64_t* pref) noexcept nogil:
+    # a prefix counted at its two ends alone: no hand below the weakest multiset, and below
+    # none of them every hand of four of the deck's N cards, C(N, 4) (the sum over the
+    # multisets of the products of C(a_r, m_r) is Vandermonde's; the multisets left out, four
+    # of the up rank, have no hand)
+    cdef int r
+    cdef int64_t n = 0
+    for r in range(13):
+        n += a[r]
     pref[0] = 0
-    for i in range(n):
-        total += (ways[D.ms_code[i][0]] * ways[D.ms_code[i][1]]
-                  * ways[D.ms_code[i][2]] * ways[D.ms_code[i][3]])
-        pref[i + 1] = total
+    pref[D.n_ms] = n * (n - 1) * (n - 2) * (n - 3) // 24
+    pref[PREFIX_LO] = 0
+    pref[PREFIX_HI] = D.n_ms
+
+
+cdef int64_t prefix_extend(const Deal* D, const int* a, int64_t* pref, int i) noexcept nogil:
+    # pref[i], counted from the nearer counted end (prefix_at): from below as sums, from above
+    # as the total less the multisets above
+    cdef int j, lo = <int> pref[PREFIX_LO], hi = <int> pref[PREFIX_HI]
+    cdef int64_t ways[66]
+    cdef int64_t total
+    _ways(a, ways)
+    if i - lo <= hi - i:
+        total = pref[lo]
+        for j in range(lo, i):
+            total += _hands(D, ways, j)
+            pref[j + 1] = total
+        pref[PREFIX_LO] = i
+    else:
+        total = pref[hi]
+        for j in range(hi - 1, i - 1, -1):
+            total -= _hands(D, ways, j)
+            pref[j] = total
+        pref[PREFIX_HI] = i
+    return pref[i]
 
 
 cdef void flush_filter(const Deal* D, int sigmask, Filter* f) noexcept nogil:

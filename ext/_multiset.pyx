@@ -1,8 +1,8 @@
 # cython: language_level=3
 """A rank multiset of new cards (declared in ``solver/_multiset.pxd``; docs/design.md §4)."""
 from libc.stdint cimport int64_t, uint32_t
-from solver._combinatorics cimport BINOM, MS_OFF, N_MULTI, RK, int128, ms_index, popcount, ways
-from solver._deck cimport Deal, blind_prefix
+from solver._combinatorics cimport BINOM, MS_OFF, RK, int128, ms_index, popcount, ways
+from solver._deck cimport Deal, prefix_at
 from solver._eval cimport EvalTables, tables
 from solver._outcome cimport MS_PLANS, Ctx, deck_pref, delta_of, results_part
 from solver._store cimport STORE, MsInfo, store_room
@@ -14,11 +14,10 @@ cdef MsInfo* multiset_begin(Ctx* x) noexcept nogil:
     # cards can be in (x.fl_common) and its MsInfo, filled once per generation.
     cdef const EvalTables* t = tables()
     cdef const Deal* D = x.D
-    cdef int i, j, r, km, player, end, nr = 0, sig_ranks = 0
+    cdef int i, j, r, km, nr = 0, sig_ranks = 0
     cdef uint32_t key_new = 0, key
     cdef MsInfo* info
-    cdef int64_t few[N_MULTI + 1]
-    cdef const int64_t* pref
+    cdef int64_t* pref
     x.fl_common = 15                  # the suits every new rank can be drawn in, once each
     x.leaves = 1
     for r in range(13):
@@ -51,27 +50,20 @@ cdef MsInfo* multiset_begin(Ctx* x) noexcept nogil:
     store_room(MS_PLANS)
     if info.gen != STORE.gen:
         info.ms = x.ms
-        end = D.ms_below[x.st.qualifier]
         for i in range(x.n_masks):
             km = x.masks[i]
             key = key_new
             for j in range(5):
                 if not (km >> j) & 1:
                     key += RK[x.hand[j] >> 2]
-            player = t.rank_table[key]
-            info.player[i] = player
-            end = max(end, D.ms_below[player + 1])
-        # the bounds (x.plain) read these few places of the prefix alone: counted no further,
-        # and not kept, unless it is kept already; the values read it all
-        if x.plain and STORE.pref_gen[x.ms] != STORE.gen:
-            blind_prefix(D, x.a, few, end)
-            pref = few
-        else:
-            pref = deck_pref(x)
-        info.nq_blind = pref[D.ms_below[x.st.qualifier]]
+            info.player[i] = t.rank_table[key]
+        # the prefix is counted only as far as these places (the bounds read no more), and
+        # further as outcomes read it
+        pref = deck_pref(x)
+        info.nq_blind = prefix_at(D, x.a, pref, D.ms_below[x.st.qualifier])
         for i in range(x.n_masks):
-            info.blind[i][0] = pref[D.ms_below[info.player[i]]]
-            info.blind[i][1] = pref[D.ms_below[info.player[i] + 1]]
+            info.blind[i][0] = prefix_at(D, x.a, pref, D.ms_below[info.player[i]])
+            info.blind[i][1] = prefix_at(D, x.a, pref, D.ms_below[info.player[i] + 1])
         info.gen = STORE.gen
         for i in range(10):
             info.sgen[i] = 0

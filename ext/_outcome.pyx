@@ -61,10 +61,10 @@ cdef int64_t capped_outcome(Ctx* x, const int* new, int n_new, int player, int64
         ys[new[i] & 3] &= ~(1 << (new[i] >> 2))
         if (new[i] & 3) == x.D.sigma:
             sigmask |= 1 << (new[i] >> 2)
-    cdef const int64_t* pref = deck_pref(x)
+    cdef int64_t* pref = deck_pref(x)
     f = dealer_flushes(x, sigmask)
     return bet_with_buy(x.D, x.st, pref, f, x.a, ys, x.ysize, player, x.p5[player],
-                  dealer_below(x.D, pref, f, x.st.qualifier), x.n, x.den, counts)
+                  dealer_below(x.D, x.a, pref, f, x.st.qualifier), x.n, x.den, counts)
 
 
 cdef int64_t outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
@@ -117,7 +117,7 @@ cdef int64_t outcome_results(Ctx* x, const int* new, int n_new, int player, int 
     cdef int64_t counts[N_COUNTS]
     cdef int64_t v
     cdef int64_t* part
-    cdef const int64_t* pref
+    cdef int64_t* pref
     cdef Filter* f
     if capped(x.st, player, p):
         v = capped_outcome(x, new, n_new, player, counts)
@@ -136,7 +136,7 @@ cdef int64_t outcome_results(Ctx* x, const int* new, int n_new, int player, int 
                 buy[j] += part[j]
     f = dealer_flushes(x, sigmask)
     pref = deck_pref(x)
-    v = bet_with_buy(x.D, x.st, pref, f, x.a, x.D.ys0, x.ysize, player, p, dealer_below(x.D, pref, f, x.st.qualifier),
+    v = bet_with_buy(x.D, x.st, pref, f, x.a, x.D.ys0, x.ysize, player, p, dealer_below(x.D, x.a, pref, f, x.st.qualifier),
                x.n, x.den, counts, True, buy[0])
     if folds(x, player, v):
         x.results[mask].folded += 1
@@ -153,9 +153,9 @@ cdef int64_t up_suit_value(Ctx* x, int sigmask, int taken, int player) noexcept 
     cdef int64_t excess = 0
     if buys(x.st, player, p):
         excess = excess_of(x, plan_of(x, player, p), taken)
-    cdef const int64_t* pref = deck_pref(x)
+    cdef int64_t* pref = deck_pref(x)
     return bet_with_buy(x.D, x.st, pref, f, x.a, x.D.ys0, x.ysize, player, p,
-                  dealer_below(x.D, pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
+                  dealer_below(x.D, x.a, pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
 
 
 cdef int64_t other_suits(Ctx* x, int player, const int* taken) noexcept nogil:

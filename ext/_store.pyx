@@ -4,8 +4,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, malloc
 from libc.string cimport memcmp, memcpy, memset
 from solver._buy cimport PlanEntry, PlanKey, RankPlan, bands_alloc, forget_bands, plan_part, rank_plan
-from solver._combinatorics cimport N_DISTINCT, N_MS_ALL, N_MULTI
-from solver._deck cimport MAX_FLUSH, Deal, Filter
+from solver._combinatorics cimport N_DISTINCT, N_MS_ALL
+from solver._deck cimport MAX_FLUSH, PREFIX_ROW, Deal, Filter
 from solver._eval cimport N_STRENGTH
 from solver._settle cimport Settings, win_pay
 
@@ -15,7 +15,7 @@ cdef int store_alloc() except -1:
     if STORE.pref != NULL:
         return 0
     STORE.p5 = <int32_t*> calloc(N_STRENGTH, sizeof(int32_t))
-    STORE.pref = <int64_t*> malloc(N_MS_ALL * (N_MULTI + 1) * sizeof(int64_t))
+    STORE.pref = <int64_t*> malloc(N_MS_ALL * PREFIX_ROW * sizeof(int64_t))
     STORE.info = <MsInfo*> calloc(N_MS_ALL, sizeof(MsInfo))
     STORE.pref_gen = <uint32_t*> calloc(N_MS_ALL, sizeof(uint32_t))
     STORE.plan_head = <int32_t*> calloc(N_MS_ALL, sizeof(int32_t))

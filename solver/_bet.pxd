@@ -61,7 +61,7 @@ cdef inline int64_t bet(const Settings* st, const Filter* f, int player, int p, 
     return value
 
 
-cdef int64_t bet_with_buy(const Deal* D, const Settings* st, const int64_t* pref, const Filter* f,
+cdef int64_t bet_with_buy(const Deal* D, const Settings* st, int64_t* pref, const Filter* f,
                     const int* a, const uint16_t* ys, int ysize, int player, int p,
                     int64_t nq, int64_t n, int64_t den, int64_t* counts,
                     bint excess_given=*, int64_t given=*) noexcept nogil

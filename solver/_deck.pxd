@@ -8,6 +8,11 @@ from solver._eval cimport N_STRENGTH
 
 cdef enum:
     MAX_FLUSH = 495     # four-card subsets of the 12 unseen cards of one suit
+    # a blind prefix is a row of PREFIX_ROW: its N_MULTI + 1 counts, then how far they are
+    # counted: pref[i] holds for i <= pref[PREFIX_LO] and for i >= pref[PREFIX_HI]
+    PREFIX_LO = N_MULTI + 1
+    PREFIX_HI = N_MULTI + 2
+    PREFIX_ROW = N_MULTI + 3
 
 
 cdef struct Draws:
@@ -97,7 +102,18 @@ cdef inline int count_below(const int* v, int n, int s) noexcept nogil:
 cdef bint deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qualifier) noexcept nogil
 
 
-cdef void blind_prefix(const Deal* D, const int* a, int64_t* pref, int end=*) noexcept nogil
+cdef void prefix_start(const Deal* D, const int* a, int64_t* pref) noexcept nogil
+
+
+cdef int64_t prefix_extend(const Deal* D, const int* a, int64_t* pref, int i) noexcept nogil
+
+
+cdef inline int64_t prefix_at(const Deal* D, const int* a, int64_t* pref, int i) noexcept nogil:
+    # pref[i] of the deck a, counted first if it is not yet: a row is counted only as far as it
+    # is read (most reads lie below a weak player or above every hand of the ranks alone)
+    if i <= pref[PREFIX_LO] or i >= pref[PREFIX_HI]:
+        return pref[i]
+    return prefix_extend(D, a, pref, i)
 
 
 cdef void flush_filter(const Deal* D, int sigmask, Filter* f) noexcept nogil
@@ -123,6 +139,7 @@ cdef inline int flush_part(const Filter* f, int s) noexcept nogil:
     return fl - nf
 
 
-cdef inline int64_t dealer_below(const Deal* D, const int64_t* pref, const Filter* f, int s) noexcept nogil:
-    # dealer hands of strength < s: by ranks, then the flushes moved from their rank strengths
-    return pref[D.ms_below[s]] + flush_part(f, s)
+cdef inline int64_t dealer_below(const Deal* D, const int* a, int64_t* pref, const Filter* f, int s) noexcept nogil:
+    # dealer hands of strength < s (the deck a, pref its blind prefix): by ranks, then the
+    # flushes moved from their rank strengths
+    return prefix_at(D, a, pref, D.ms_below[s]) + flush_part(f, s)

@@ -240,9 +240,8 @@ cdef inline void flush_cards(const int* R, int nr, int suit, int* new) noexcept 
         new[j] = 4 * R[j] + suit
 
 
-cdef inline const int64_t* deck_pref(Ctx* x) noexcept nogil:
-    # the blind prefix of the deck less the new cards, counted when an outcome first needs it:
-    # the bounds of a multiset (multiset_begin) read only a few places of it
+cdef inline int64_t* deck_pref(Ctx* x) noexcept nogil:
+    # the blind prefix of the deck less the new cards (counted as far as it is read, prefix_at)
     if x.pref == NULL:
         x.pref = store_pref(x.D, x.a, x.ms)
     return x.pref

@@ -8,8 +8,8 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset
 from solver._buy cimport PlanEntry, PlanKey, RankPlan, plan_part
-from solver._combinatorics cimport N_MULTI, int128
-from solver._deck cimport Deal, Filter, blind_prefix
+from solver._combinatorics cimport int128
+from solver._deck cimport PREFIX_ROW, Deal, Filter, prefix_start
 from solver._settle cimport Settings
 
 cdef enum:
@@ -84,7 +84,7 @@ cdef struct Shared:
     int hand[5]                       # the hand's ranks, in the order of the discard masks
     Settings st
     int32_t* p5
-    int64_t* pref                     # N_MS_ALL rows of N_MULTI + 1
+    int64_t* pref                     # N_MS_ALL rows of PREFIX_ROW
     MsInfo* info                      # N_MS_ALL: multisets of k cards from MS_OFF[k], in the order met
     uint32_t* pref_gen                # the generation of each row
     int32_t* plan_head                # by multiset: its first plan (a list by band and payout)
@@ -142,10 +142,11 @@ cdef inline void forget_filters() noexcept nogil:
 
 
 cdef inline int64_t* store_pref(const Deal* D, const int* a, int ms) noexcept nogil:
-    # the blind prefix of the deck a (the deal's deck less the multiset ms)
-    cdef int64_t* pref = STORE.pref + ms * (N_MULTI + 1)
+    # the blind prefix of the deck a (the deal's deck less the multiset ms), counted as far as
+    # it has been read in this generation (prefix_at)
+    cdef int64_t* pref = STORE.pref + ms * PREFIX_ROW
     if STORE.pref_gen[ms] != STORE.gen:
-        blind_prefix(D, a, pref)
+        prefix_start(D, a, pref)
         STORE.pref_gen[ms] = STORE.gen
     return pref
 
