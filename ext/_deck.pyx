@@ -301,3 +301,31 @@ cdef void flush_filter(const Deal* D, int sigmask, Filter* f) noexcept nogil:
             f.gap_hi = f.by_nf[i]
             f.n_low = i
     f.at_qualifier = flush_part(f, D.qualifier)
+
+
+def blind_below(int up, const uint8_t[::1] known, strengths):
+    """For the tests: the dealer hands of the deal's deck below each of ``strengths`` by ranks
+    alone (flushes counted at their rank strength), read in that order from one prefix counted
+    as far as the reads so far needed (prefix_at). ``known``: every card out of the deck but
+    the up-card."""
+    cdef Deal* D = <Deal*> malloc(sizeof(Deal))
+    cdef int64_t* pref = <int64_t*> malloc(PREFIX_ROW * sizeof(int64_t))
+    cdef int s
+    if D == NULL or pref == NULL:
+        free(D)
+        free(pref)
+        raise MemoryError("no memory for a deal")
+    D.ranks_valid = 0
+    try:
+        # the qualifier does not change these counts (its up rank's part is made again for it)
+        deal_init(D, up, &known[0] if known.shape[0] else NULL, known.shape[0], 0)
+        prefix_start(D, D.a0, pref)
+        out = []
+        for s in strengths:
+            if not 0 <= s <= N_STRENGTH:
+                raise ValueError(f"strength {s} out of range")
+            out.append(prefix_at(D, D.a0, pref, D.ms_below[s]))
+        return out
+    finally:
+        free(D)
+        free(pref)

@@ -1,0 +1,42 @@
+"""The dealer's counts by ranks (docs/design.md §2): a blind prefix counted only as far as it is
+read, from either end, equals the literal count of the deck's hidden hands, whatever the order
+of the reads."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+
+from solver._deck import blind_below
+from solver._eval import evaluate
+
+N_STRENGTH = 7462
+
+
+def literal_below(up: int, known: list[int]) -> np.ndarray:
+    """Every four hidden cards of the deck with the up-card, by rank strength (the first hidden
+    card's suit changed from the up-card's, so that no hand is a flush; the ranks, all a rank
+    strength reads, are kept, though the card may then repeat another), sorted."""
+    deck = [c for c in range(52) if c != up and c not in known]
+    four = np.array(list(itertools.combinations(deck, 4)), dtype=np.uint8)
+    suit = four[:, 0] & 3
+    four[:, 0] = (four[:, 0] & ~np.uint8(3)) | np.where(suit == (up & 3), (suit + 1) & 3, suit).astype(np.uint8)
+    hands = np.column_stack([np.full(len(four), up, dtype=np.uint8), four])
+    return np.sort(evaluate(hands, False))
+
+
+def test_a_prefix_read_in_any_order_equals_the_literal_count():
+    rng = random.Random(17)
+    for case in range(8):
+        cards = rng.sample(range(52), 18)
+        up, known = cards[0], cards[1:1 + rng.choice([5, 6, 9, 12, 17])]
+        strengths = literal_below(up, known)
+        # places at the ends, in the middle, repeated, and at the deck's own hands' strengths
+        wanted = [0, N_STRENGTH, *rng.sample(range(N_STRENGTH + 1), 40),
+                  *(int(s) for s in rng.sample(list(strengths), 20))]
+        wanted += [s + 1 for s in wanted[-10:] if s < N_STRENGTH] + wanted[:5]
+        rng.shuffle(wanted)
+        got = blind_below(up, np.array(known, dtype=np.uint8), wanted)
+        assert got == [int(np.searchsorted(strengths, s)) for s in wanted], case
