@@ -308,9 +308,13 @@ def blind_below(int up, const uint8_t[::1] known, strengths):
     alone (flushes counted at their rank strength), read in that order from one prefix counted
     as far as the reads so far needed (prefix_at). ``known``: every card out of the deck but
     the up-card."""
-    cdef Deal* D = <Deal*> malloc(sizeof(Deal))
-    cdef int64_t* pref = <int64_t*> malloc(PREFIX_ROW * sizeof(int64_t))
+    cdef Deal* D
+    cdef int64_t* pref
     cdef int s
+    if not 0 <= up < 52 or any(c >= 52 or c == up for c in known):
+        raise ValueError("cards are codes 0 to 51, the up-card not among the known")
+    D = <Deal*> malloc(sizeof(Deal))
+    pref = <int64_t*> malloc(PREFIX_ROW * sizeof(int64_t))
     if D == NULL or pref == NULL:
         free(D)
         free(pref)

@@ -8,6 +8,7 @@ import itertools
 import random
 
 import numpy as np
+import pytest
 
 from solver._deck import blind_below
 from solver._eval import evaluate
@@ -40,3 +41,9 @@ def test_a_prefix_read_in_any_order_equals_the_literal_count():
         rng.shuffle(wanted)
         got = blind_below(up, np.array(known, dtype=np.uint8), wanted)
         assert got == [int(np.searchsorted(strengths, s)) for s in wanted], case
+
+
+def test_bad_cards_are_refused():
+    for up, known in ((52, [1, 2]), (3, [3]), (3, [60])):
+        with pytest.raises(ValueError, match="codes 0 to 51"):
+            blind_below(up, np.array(known, dtype=np.uint8), [5])
