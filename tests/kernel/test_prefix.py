@@ -12,6 +12,7 @@ import pytest
 
 from solver._deck import blind_below
 from solver._eval import evaluate
+from solver.reference import deal as ref
 
 N_STRENGTH = 7462
 
@@ -20,7 +21,7 @@ def literal_below(up: int, known: list[int]) -> np.ndarray:
     """Every four hidden cards of the deck with the up-card, by rank strength (the first hidden
     card's suit changed from the up-card's, so that no hand is a flush; the ranks, all a rank
     strength reads, are kept, though the card may then repeat another), sorted."""
-    deck = [c for c in range(52) if c != up and c not in known]
+    deck = ref.unseen([up, *known])
     four = np.array(list(itertools.combinations(deck, 4)), dtype=np.uint8)
     suit = four[:, 0] & 3
     four[:, 0] = (four[:, 0] & ~np.uint8(3)) | np.where(suit == (up & 3), (suit + 1) & 3, suit).astype(np.uint8)
