@@ -22,7 +22,7 @@ cdef void multiset_bound(Ctx* x) noexcept nogil:
     cdef int64_t excess, v
     cdef int64_t more[2]
     for i in range(x.n_masks):
-        player = info.player[i]
+        player = info.d[i].player
         p = x.p5[player]
         # a rank plan's base: its excess when no dealer hand has a flush or a flush draw
         excess = x.plans[plan_of(x, player, p)].base if buys(x.st, player, p) else 0
@@ -30,9 +30,9 @@ cdef void multiset_bound(Ctx* x) noexcept nogil:
             # and with the payouts of I_min and I_max (bet_capped): for each size, the same bound
             more[0] = plan_base(x.D, x.st, x.a, x.ysize, player, insured_pay(x.st, p, x.st.insurance_min))
             more[1] = plan_base(x.D, x.st, x.a, x.ysize, player, insured_pay(x.st, p, x.st.insurance_max * p))
-            v = bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL, more)
+            v = bet(x.st, &x.no_flush, player, p, info.nq_blind, info.d[i].blind, x.n, x.den, excess, NULL, more)
         else:
-            v = bet(x.st, &x.no_flush, player, p, info.nq_blind, info.blind[i], x.n, x.den, excess, NULL)
+            v = bet(x.st, &x.no_flush, player, p, info.nq_blind, info.d[i].blind, x.n, x.den, excess, NULL)
         x.acc[x.masks[i]] += (<int128> x.leaves) * fold_floor(x, player, v)
 
 

@@ -2,7 +2,7 @@
 """Every exchange outcome of k new cards (declared in ``solver/_exchange.pxd``; docs/design.md §4)."""
 from libc.stdint cimport int64_t, uint32_t
 from solver._bet cimport N_COUNTS, bet
-from solver._combinatorics cimport MS_OFF, int128
+from solver._combinatorics cimport int128
 from solver._deck cimport Deal, Filter
 from solver._multiset cimport flush_suits, group_counts, group_deltas, group_parts, multiset_begin, other_total
 from solver._outcome cimport (Ctx, add_gain, add_results, dealer_flushes, excess_of, final_strength, flush_cards, flush_value,
@@ -10,7 +10,7 @@ from solver._outcome cimport (Ctx, add_gain, add_results, dealer_flushes, excess
                               results_part, ruled_fold)
 from solver._bound cimport multiset_bound
 from solver._settle cimport Settings, buys, capped
-from solver._store cimport STORE, MsInfo
+from solver._store cimport STORE, MsInfo, group_vals
 
 
 cdef void _one_outcome(Ctx* x) noexcept nogil:
@@ -121,7 +121,7 @@ cdef void multiset_results(Ctx* x) noexcept nogil:
         km = x.masks[i]
         if not (x.wanted >> km) & 1:
             continue
-        player = info.player[i]
+        player = info.d[i].player
         x.player[i] = player          # the card-by-card path tells the flushes by it
         p = x.p5[player]
         n_fl = flush_suits(x, i, fl_suit, fl_sig)
@@ -150,7 +150,7 @@ cdef void multiset_results(Ctx* x) noexcept nogil:
                 split[k] = 0
             up = results_part(x, u, D.sigma, sigmask) if buy_rel else split
             f = dealer_flushes(x, x.bits[sigmask])
-            v = bet(x.st, f, player, p, info.nq_blind + f.at_qualifier, info.blind[i], x.n, x.den, up[0], counts)
+            v = bet(x.st, f, player, p, info.nq_blind + f.at_qualifier, info.d[i].blind, x.n, x.den, up[0], counts)
             low = v
             for k in range(5):
                 split[k] = cnt * up[k] if buy_rel else 0
@@ -225,9 +225,9 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
     # them are read: by a player's flush)
     for i in range(x.n_masks):
         if (x.wanted >> x.masks[i]) & 1:
-            all_groups = (all_groups or thrown or info.unsafe[i] != 0 or info.sgen[i] != STORE.sgen
-                          or info.forced[i] != never_folds(x, info.player[i])
-                          or capped(st, info.player[i], x.p5[info.player[i]]))
+            all_groups = (all_groups or thrown or info.d[i].unsafe != 0 or info.d[i].sgen != STORE.sgen
+                          or info.d[i].forced != never_folds(x, info.d[i].player)
+                          or capped(st, info.d[i].player, x.p5[info.d[i].player]))
     if all_groups:
         group_counts(x)
     else:
@@ -242,7 +242,7 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
         km = x.masks[i]
         if not (x.wanted >> km) & 1:
             continue
-        player = info.player[i]
+        player = info.d[i].player
         x.player[i] = player
         p = x.p5[player]
         # the outcomes of a hand whose insurance can reach the table's maximum are taken one by one
@@ -255,9 +255,9 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
                 x.acc[km] += fold_floor(x, player, v)
             continue
         one_by_one = x.card_by_card or capped(st, player, p)
-        fill = not one_by_one and (info.sgen[i] != STORE.sgen or info.forced[i] != never_folds(x, player))
+        fill = not one_by_one and (info.d[i].sgen != STORE.sgen or info.d[i].forced != never_folds(x, player))
         buy_rel = buys(st, player, p)
-        val = STORE.vals + ((MS_OFF[x.k] + x.seq - 1) * 10 + i) * 32
+        val = group_vals(x.k, x.seq - 1, i)
         if one_by_one:
             for sigmask in range(1 << nr):
                 if x.group_count[sigmask]:
@@ -275,24 +275,24 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
                 f = dealer_flushes(x, x.bits[sigmask])
                 nq = info.nq_blind + f.at_qualifier
                 if not buy_rel:
-                    v = fold_floor(x, player, bet(st, f, player, p, nq, info.blind[i], x.n, x.den, 0, NULL))
+                    v = fold_floor(x, player, bet(st, f, player, p, nq, info.d[i].blind, x.n, x.den, 0, NULL))
                 else:
                     if not have_plan:
                         # the buy's part shared by every group of this player and by the
                         # players of its band with its payout
                         u = plan_of(x, player, p)
                         have_plan = True
-                    v = bet(st, f, player, p, nq, info.blind[i], x.n, x.den, excess_of(x, u, sigmask), NULL)
+                    v = bet(st, f, player, p, nq, info.d[i].blind, x.n, x.den, excess_of(x, u, sigmask), NULL)
                     if not thrown and not never_folds(x, player) and v < -x.n * x.den:
                         # the fold floor may bind for some outcomes: card by card
                         unsafe |= 1 << sigmask
                         continue
                 val[sigmask] = v
                 total += (<int128> cnt) * v
-            info.total[i] = total
-            info.unsafe[i] = unsafe
-            info.sgen[i] = STORE.sgen
-            info.forced[i] = never_folds(x, player)
+            info.d[i].total = total
+            info.d[i].unsafe = unsafe
+            info.d[i].sgen = STORE.sgen
+            info.d[i].forced = never_folds(x, player)
         # the outcomes where every card is of one suit: the player has a flush
         n_fl = flush_suits(x, i, fl_suit, fl_sig)
         for j in range(4):
@@ -300,14 +300,14 @@ cdef void multiset_values(Ctx* x) noexcept nogil:
         if one_by_one:
             pass
         elif not buy_rel:
-            total = info.total[i]
+            total = info.d[i].total
             for j in range(n_fl):
                 total -= val[fl_sig[j]]  # counted as non-flush, come out again
             x.acc[km] += total
             add_gain(x, player, total, x.leaves - n_fl)
         else:
-            total = info.total[i]
-            unsafe = info.unsafe[i]
+            total = info.d[i].total
+            unsafe = info.d[i].unsafe
             if thrown:
                 # the other suits' flush draws of the dealer's buy, and the groups where they
                 # make the fold floor bind (looked at group by group only when the least they

@@ -56,17 +56,17 @@ cdef MsInfo* multiset_begin(Ctx* x) noexcept nogil:
             for j in range(5):
                 if not (km >> j) & 1:
                     key += RK[x.hand[j] >> 2]
-            info.player[i] = t.rank_table[key]
+            info.d[i].player = t.rank_table[key]
         # the prefix is counted only as far as these places (the bounds read no more), and
         # further as outcomes read it
         pref = deck_pref(x)
         info.nq_blind = prefix_at(D, x.a, pref, D.ms_below[x.st.qualifier])
         for i in range(x.n_masks):
-            info.blind[i][0] = prefix_at(D, x.a, pref, D.ms_below[info.player[i]])
-            info.blind[i][1] = prefix_at(D, x.a, pref, D.ms_below[info.player[i] + 1])
+            info.d[i].blind[0] = prefix_at(D, x.a, pref, D.ms_below[info.d[i].player])
+            info.d[i].blind[1] = prefix_at(D, x.a, pref, D.ms_below[info.d[i].player + 1])
         info.gen = STORE.gen
-        for i in range(10):
-            info.sgen[i] = 0
+        for i in range(x.n_masks):
+            info.d[i].sgen = 0
     return info
 
 

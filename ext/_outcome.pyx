@@ -5,11 +5,10 @@ from libc.stdlib cimport abort
 from libc.string cimport memset
 from solver._bet cimport N_COUNTS, bet_with_buy
 from solver._buy cimport plain_counts
-from solver._combinatorics cimport MS_OFF
 from solver._deck cimport MAX_FLUSH, Filter, dealer_below, filter_lists, flush_filter
 from solver._eval cimport eval5, tables
 from solver._settle cimport buys, capped
-from solver._store cimport MAX_SLOTS, STORE, FlushValue, forget_filters, memo, memo_split, store_plan
+from solver._store cimport MAX_SLOTS, STORE, FlushValue, flush_slot, forget_filters, memo, memo_split, store_plan
 
 
 cdef Filter* new_dealer_flushes(Ctx* x, int sigmask) noexcept nogil:
@@ -179,7 +178,7 @@ cdef int64_t flush_value(Ctx* x, int i, int suit, int* new, int* player) noexcep
     cdef int j
     cdef int taken[4]
     cdef bint up = suit == x.D.sigma
-    cdef FlushValue* c = &STORE.flush[((MS_OFF[x.k] + x.seq - 1) * 10 + i) * 2 + up]
+    cdef FlushValue* c = flush_slot(x.k, x.seq - 1, i, up)
     for j in range(4):
         taken[j] = 0
     taken[suit] = (1 << x.nr) - 1

@@ -4,7 +4,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, malloc
 from libc.string cimport memcmp, memcpy, memset
 from solver._buy cimport PlanEntry, PlanKey, RankPlan, bands_alloc, forget_bands, plan_part, rank_plan
-from solver._combinatorics cimport N_DISTINCT, N_MS_ALL
+from solver._combinatorics cimport BINOM, MS_OFF, N_DISTINCT, N_MS_ALL
 from solver._deck cimport MAX_FLUSH, PREFIX_ROW, Deal, Filter
 from solver._eval cimport N_STRENGTH
 from solver._settle cimport Settings, win_pay
@@ -12,11 +12,20 @@ from solver._settle cimport Settings, win_pay
 
 cdef int store_alloc() except -1:
     # the store, once per process (pages are touched only as they are used)
+    cdef int k, j
+    cdef int64_t multisets, n_vals = 0, n_discards = 0
     if STORE.pref != NULL:
         return 0
+    for k in range(6):
+        STORE.vals_off[k] = n_vals
+        STORE.discard_off[k] = n_discards
+        multisets = (MS_OFF[k + 1] if k < 5 else N_MS_ALL) - MS_OFF[k]
+        n_discards += multisets * BINOM[5][k]
+        n_vals += (multisets * BINOM[5][k]) << k
     STORE.p5 = <int32_t*> calloc(N_STRENGTH, sizeof(int32_t))
     STORE.pref = <int64_t*> malloc(N_MS_ALL * PREFIX_ROW * sizeof(int64_t))
     STORE.info = <MsInfo*> calloc(N_MS_ALL, sizeof(MsInfo))
+    STORE.discards = <DiscardInfo*> calloc(n_discards, sizeof(DiscardInfo))
     STORE.pref_gen = <uint32_t*> calloc(N_MS_ALL, sizeof(uint32_t))
     STORE.plan_head = <int32_t*> calloc(N_MS_ALL, sizeof(int32_t))
     STORE.plan_epoch = <uint32_t*> calloc(N_MS_ALL, sizeof(uint32_t))
@@ -24,16 +33,19 @@ cdef int store_alloc() except -1:
     STORE.entries = <PlanEntry*> malloc(STORE_ENTRIES * sizeof(PlanEntry))
     STORE.keys = <PlanKey*> malloc(STORE_ENTRIES * sizeof(PlanKey))
     STORE.memo = <MemoSlot*> calloc(STORE_PLANS << MEMO_REGION, sizeof(MemoSlot))
-    STORE.vals = <int64_t*> malloc(N_MS_ALL * 10 * 32 * sizeof(int64_t))
+    STORE.vals = <int64_t*> malloc(n_vals * sizeof(int64_t))
     STORE.slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
     STORE.slot_lists = <int*> malloc(MAX_SLOTS * 2 * MAX_FLUSH * sizeof(int))
     STORE.filter_of = <Filter**> calloc(8192, sizeof(Filter*))
-    STORE.flush = <FlushValue*> calloc(N_MS_ALL * 10 * 2, sizeof(FlushValue))
+    STORE.flush = <FlushValue*> calloc(2 * n_discards, sizeof(FlushValue))
     STORE.memo_epoch = 1
-    if (STORE.memo == NULL or STORE.vals == NULL or STORE.flush == NULL or STORE.p5 == NULL or STORE.pref == NULL or STORE.info == NULL or STORE.pref_gen == NULL or STORE.plan_head == NULL
+    if (STORE.memo == NULL or STORE.vals == NULL or STORE.flush == NULL or STORE.p5 == NULL or STORE.pref == NULL or STORE.info == NULL or STORE.discards == NULL or STORE.pref_gen == NULL or STORE.plan_head == NULL
             or STORE.plan_epoch == NULL or STORE.plans == NULL or STORE.entries == NULL or STORE.keys == NULL
             or STORE.slots == NULL or STORE.slot_lists == NULL or STORE.filter_of == NULL):
         raise MemoryError("no memory for the solver's shared store")
+    for k in range(6):
+        for j in range(MS_OFF[k], MS_OFF[k + 1] if k < 5 else N_MS_ALL):
+            STORE.info[j].d = STORE.discards + STORE.discard_off[k] + (j - MS_OFF[k]) * BINOM[5][k]
     bands_alloc()
     return 0
 

@@ -8,7 +8,7 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset
 from solver._buy cimport PlanEntry, PlanKey, RankPlan, plan_part
-from solver._combinatorics cimport int128
+from solver._combinatorics cimport BINOM, int128
 from solver._deck cimport PREFIX_ROW, Deal, Filter, prefix_start
 from solver._settle cimport Settings
 
@@ -25,26 +25,32 @@ cdef struct SharedPlan:
     RankPlan r
 
 
+cdef struct DiscardInfo:
+    # one discard of a multiset (by its place in Ctx.masks): the player's strength when the new
+    # cards make no flush and the blind counts below it and below the next strength. Then what
+    # the deals of one up-suit generation (Shared.sgen) share: the sum over the groups of new
+    # cards of their outcomes' value without the player's flushes and the flush draws of the
+    # other suits (groups that need the card-by-card path left out when that does not depend
+    # on the other suits: ``unsafe``, by sigmask), and each group's value (group_vals). Valid
+    # when its sgen and forced are the store's and the call's (a call may solve only some
+    # discards: Ctx.wanted).
+    int32_t player
+    uint32_t sgen
+    int32_t forced
+    uint32_t unsafe
+    int64_t blind[2]
+    int128 total
+
+
 cdef struct MsInfo:
-    # a multiset of new ranks: the dealer hands below the qualifier by ranks, and for each
-    # discard (by its place in Ctx.masks) the player's strength when the new cards make no
-    # flush and the blind counts below it and below the next strength. Kept in the order the
-    # multisets are met (the same for every deal of a generation), so that they are read in
-    # sequence, not from all over memory.
+    # a multiset of new ranks: the dealer hands below the qualifier by ranks, and its discards.
+    # Kept in the order the multisets are met (the same for every deal of a generation), and
+    # the discards of the multisets of k new cards packed in that order (C(5, k) each), so that
+    # both are read in sequence, not from all over memory.
     uint32_t gen
     int32_t ms
     int64_t nq_blind
-    int32_t player[10]
-    int64_t blind[10][2]
-    # What the deals of one up-suit generation (Shared.sgen) share, for each discard: the sum
-    # over the groups of new cards of their outcomes' value without the player's flushes and
-    # the flush draws of the other suits (groups that need the card-by-card path left out when
-    # that does not depend on the other suits: ``unsafe``, by sigmask), and each group's
-    # value (Shared.vals). Valid for a discard when its sgen and forced are the store's and the call's.
-    uint32_t sgen[10]                 # by discard: solved for only some of them (Ctx.wanted)
-    int32_t forced[10]
-    uint32_t unsafe[10]
-    int128 total[10]
+    DiscardInfo* d                    # set once (store_alloc)
 
 
 cdef struct FlushValue:
@@ -86,6 +92,7 @@ cdef struct Shared:
     int32_t* p5
     int64_t* pref                     # N_MS_ALL rows of PREFIX_ROW
     MsInfo* info                      # N_MS_ALL: multisets of k cards from MS_OFF[k], in the order met
+    DiscardInfo* discards             # their discards (MsInfo.d)
     uint32_t* pref_gen                # the generation of each row
     int32_t* plan_head                # by multiset: its first plan (a list by band and payout)
     uint32_t* plan_epoch
@@ -104,7 +111,9 @@ cdef struct Shared:
     # flushes and the up suit's part of the buy, so every group's value (MsInfo)
     uint16_t ys_up
     uint32_t sgen
-    int64_t* vals                     # N_MS_ALL * 10 * 32: each group's value (MsInfo)
+    int64_t* vals                     # each group's value (MsInfo; group_vals)
+    int64_t vals_off[6]               # where those of the multisets of k new cards start
+    int64_t discard_off[6]            # the first discard of the multisets of k new cards
     # the dealer flushes left by each sigmask met (dealer_flushes): they depend on the up rank,
     # the up suit's unseen cards and the sigmask alone, so they are kept for the up-suit generation
     Filter* slots                     # MAX_SLOTS filters
@@ -112,7 +121,7 @@ cdef struct Shared:
     int n_slots
     Filter** filter_of                # by sigmask (13 bits), or NULL
     uint32_t filters_sgen             # the up-suit generation they are of
-    FlushValue* flush                 # N_MS_ALL * 10 * 2: by discard, in the up suit or not
+    FlushValue* flush                 # by discard, in the up suit or not (flush_slot)
     # by discard mask: the sum of multiset_bound over every multiset, for this generation and
     # a bet forced after the exchange or not (it depends on the ranks alone)
     int128 plain[32]
@@ -133,6 +142,18 @@ cdef void new_epoch() noexcept nogil
 
 
 cdef void store_begin(const Deal* D, const Settings* st, const int32_t* p5, const uint8_t* hand) noexcept nogil
+
+
+cdef inline int64_t* group_vals(int k, int seq, int i) noexcept nogil:
+    # each group's value, by sigmask, of discard i of the multiset met seq-th among those of k
+    # new cards: 2^k for each of the C(5, k) discards of each multiset, the multisets in the
+    # order met, packed (a pass reads them from consecutive memory, not a page each)
+    return STORE.vals + STORE.vals_off[k] + ((<int64_t> seq * BINOM[5][k] + i) << k)
+
+
+cdef inline FlushValue* flush_slot(int k, int seq, int i, bint up) noexcept nogil:
+    # the up-suit part of the flush outcome of discard i of that multiset, in the up suit or not
+    return STORE.flush + 2 * (STORE.discard_off[k] + <int64_t> seq * BINOM[5][k] + i) + up
 
 
 cdef inline void forget_filters() noexcept nogil:
