@@ -161,12 +161,33 @@ cdef inline int64_t _excess(const RankPlan* R, int64_t v) noexcept nogil:
     return v if _buys(R, v) else 0
 
 
-cdef inline int64_t _gain(const RankPlan* r, int k, unsigned int outs) noexcept nogil:
+cdef inline int64_t _stub_sum(const RankPlan* R, const PlanEntry* e) noexcept nogil:
+    # S: the sum of the entry's plain draw values over the stub
+    return R.best_pay * e.won - 3 * e.lost
+
+
+cdef inline int _redraw_cards(const int* a, const PlanEntry* e) noexcept nogil:
+    # c: the stub's cards of the rank the dealer throws (a redraw), in the plan's deck a
+    return a[e.top] - ((e.h >> e.top) & 1)
+
+
+cdef inline int64_t _plain_excess(const RankPlan* R, const int* a, const PlanEntry* e) noexcept nogil:
+    # v: the excess of one dealer hand of the entry without a flush draw
+    return _excess(R, _stub_sum(R, e) * R.g[_redraw_cards(a, e)] - R.threshold)
+
+
+cdef inline int64_t _gain(const RankPlan* R, const PlanEntry* e, unsigned int outs) noexcept nogil:
     # what drawing the ranks ``outs`` in the kept cards' suit adds to S: a flush (or a straight
     # flush) instead of the plain draw (the thrown rank's plain draw is a redraw, worth 0)
-    cdef const PlanEntry* e = &r.e[k]
-    return (r.best_pay * (POP[outs & r.key[k].fwin] - POP[outs & e.win])
+    return (R.best_pay * (POP[outs & e.fwin] - POP[outs & e.win])
             + 3 * (POP[outs & e.lose] - POP[outs & e.flose]))
+
+
+cdef inline int64_t _draw_excess(const RankPlan* R, const int* a, const PlanEntry* e, uint16_t outs) noexcept nogil:
+    # the excess (unclipped) of one dealer hand of the entry drawing to a flush with the outs
+    # ``outs`` (the thrown rank among them is an out, not a redraw)
+    return ((_stub_sum(R, e) + _gain(R, e, outs)) * R.g[_redraw_cards(a, e) - ((outs >> e.top) & 1)]
+            - R.threshold)
 
 
 cdef inline int _cards_of(const int* a, uint16_t h, uint16_t ranks) noexcept nogil:
@@ -184,21 +205,20 @@ cdef void add_split(const RankPlan* R, int k, const int* a, uint16_t outs, int64
     draws that end in a showdown the player wins, ties, loses, over falling(|Z|, R + 1) as the
     excess (each draw weighted by the redraws it may follow, g). ``outs``: the kept cards'
     suit's unseen ranks, whose draws make a flush instead of the plain draw (0: none)."""
-    cdef const PlanKey* key = &R.key[k]
     cdef const PlanEntry* e = &R.e[k]
-    cdef uint16_t ftie = outs & ~(key.fwin | e.flose)    # every out makes a flush: it qualifies
-    cdef int64_t g = R.g[key.c - ((outs >> key.top) & 1)]
-    cdef int w, t, l
-    if R.plain == NULL or R.plain[3 * k] == 255:
-        w, t, l = _cards_of(a, key.h, e.win), _cards_of(a, key.h, e.tie), _cards_of(a, key.h, e.lose)
+    cdef uint16_t ftie = outs & ~(e.fwin | e.flose)    # every out makes a flush: it qualifies
+    cdef int64_t g = R.g[_redraw_cards(a, e) - ((outs >> e.top) & 1)]
+    cdef int t
+    if R.plain == NULL or R.plain[k] == 255:
+        t = _cards_of(a, e.h, e.tie)
         if R.plain != NULL:
-            R.plain[3 * k], R.plain[3 * k + 1], R.plain[3 * k + 2] = w, t, l
+            R.plain[k] = t
     else:
-        w, t, l = R.plain[3 * k], R.plain[3 * k + 1], R.plain[3 * k + 2]
+        t = R.plain[k]
     split[0] += times
-    split[1] += times * g * (w - POP[outs & e.win] + POP[outs & key.fwin])
+    split[1] += times * g * (e.won - POP[outs & e.win] + POP[outs & e.fwin])
     split[2] += times * g * (t - POP[outs & e.tie] + POP[ftie])
-    split[3] += times * g * (l - POP[outs & e.lose] + POP[outs & e.flose])
+    split[3] += times * g * (e.lost - POP[outs & e.lose] + POP[outs & e.flose])
 
 
 cdef int _most_won(const Deal* D, int player, const BandDraw* bd) noexcept nogil:
@@ -226,7 +246,7 @@ cdef int _most_won(const Deal* D, int player, const BandDraw* bd) noexcept nogil
 
 cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, int player, int64_t pay,
                      RankPlan* R) noexcept nogil:
-    """Fill ``R`` (its keys and entries: room for D.n_buyable) for the deck's rank counts ``a``
+    """Fill ``R`` (its entries: room for D.n_buyable) for the deck's rank counts ``a``
     (the deal's deck less some cards), a draw that beats the player paying ``pay``
     (``win_pay``, or less under the table's maximum when insured: _insured_pay).
 
@@ -246,11 +266,10 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
     cdef int64_t best_pay = pay
     cdef int64_t count, S, c, v, gc, gmax = 0, w, tie, lost
     cdef int64_t pay_of[5]             # best_pay * g[c]: a qualifying draw below the player
-    cdef int64_t need_of[5]            # threshold // pay_of[c] (PlanKey.need less the plain draws)
+    cdef int64_t need_of[5]            # threshold // pay_of[c] (PlanEntry.need less the plain draws)
     cdef uint16_t h
     cdef bint plain_ok
     cdef PlanEntry* out
-    cdef PlanKey* ok
     _redraw_factors(m, st.redraws, R.g)
     R.always = st.buy_policy >= 0     # the callers ask for a plan only of a hand that buys (buys)
     R.threshold = threshold
@@ -286,28 +305,24 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
         # the sets where the up-card is thrown from the front, the others from the back
         if top == rho:
             out = &R.e[n_thrown]
-            ok = &R.key[n_thrown]
             n_thrown += 1
         else:
             n_other += 1
             out = &R.e[D.n_buyable - n_other]
-            ok = &R.key[D.n_buyable - n_other]
-        out.win = b.win
-        out.tie = b.tie
-        out.lose = b.lose
-        out.flose = b.flose
         tie = _cards_in(lo, hi, b.tie) - b.tie_h
         lost = _cards_in(lo, hi, b.lose) - b.lose_h
-        S = best_pay * w - 3 * lost
-        v = _excess(R, S * gc - threshold)
-        ok.h = h
-        ok.top = top
-        ok.c = c
+        out.h = h
+        out.fwin = b.fwin
+        out.win = b.win
+        out.lose = b.lose
+        out.flose = b.flose
+        out.tie = b.tie
+        out.top = top
         # pay (w + outs) > threshold, pay = best_pay * gc, is outs > threshold // pay - w
-        ok.need = -1 if R.always else <int8_t> max(-1, min(13, need_of[c] - w))
-        ok.fwin = b.fwin
-        out.S = S
-        out.v = v
+        out.need = -1 if R.always else <int8_t> max(-1, min(13, need_of[c] - w))
+        out.won = w
+        out.lost = lost
+        v = _plain_excess(R, a, out)
         R.base += count * v
         if _buys(R, v):
             R.base_split[0] += count
@@ -315,7 +330,6 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
             R.base_split[2] += count * gc * tie
             R.base_split[3] += count * gc * lost
     memmove(&R.e[n_thrown], &R.e[D.n_buyable - n_other], n_other * sizeof(PlanEntry))
-    memmove(&R.key[n_thrown], &R.key[D.n_buyable - n_other], n_other * sizeof(PlanKey))
     R.n = n_thrown + n_other
     R.n_thrown = n_thrown
 
@@ -329,28 +343,28 @@ cdef int64_t plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,
     (and its deck ``a``) and ys_sigma alone, so the deals of the same ranks share it (the store's memo).
     ``split`` (if given) gains the hands that buy and their results (add_split)."""
     cdef int k, top
-    cdef uint16_t h, lower
-    cdef const PlanKey* e
-    cdef int64_t total = R.base, v, fd, c, w
+    cdef uint16_t lower
+    cdef const PlanEntry* e
+    cdef int64_t total = R.base, v, fd, w
     if split != NULL:
         for k in range(4):
             split[k] += R.base_split[k]
     # the four hidden cards of the up suit: a flush, not a buy
     for k in range(R.n_thrown):
-        h = R.key[k].h
-        if (ys_sigma & h) == h:
-            total -= R.e[k].v
-            if split != NULL and _buys(R, R.e[k].v):
+        e = &R.e[k]
+        if (ys_sigma & e.h) == e.h:
+            v = _plain_excess(R, a, e)
+            total -= v
+            if split != NULL and _buys(R, v):
                 add_split(R, k, a, 0, -1, split)
     for k in range(R.n_thrown, R.n):
-        e = &R.key[k]
-        h = e.h
+        e = &R.e[k]
         top = e.top
-        lower = h & ~(1 << top)
+        lower = e.h & ~(1 << top)
         if (ys_sigma & lower) != lower:
             continue
-        v = R.e[k].v
-        if (ys_sigma & h) == h:
+        v = _plain_excess(R, a, e)
+        if (ys_sigma >> top) & 1:
             total -= v
             if split != NULL and _buys(R, v):
                 add_split(R, k, a, 0, -1, split)
@@ -362,10 +376,8 @@ cdef int64_t plan_excess(const RankPlan* R, const int* a, uint16_t ys_sigma,
         if split != NULL and _buys(R, v):
             add_split(R, k, a, 0, -fd, split)
         if POP[ys_sigma & e.fwin] > e.need:  # else the flush draw cannot pay either
-            # the outs: the up suit's unseen cards but the lower ranks; the thrown rank in
-            # the up suit is an out, not a redraw
-            c = e.c - ((ys_sigma >> top) & 1)
-            w = (R.e[k].S + _gain(R, k, ys_sigma & ~lower)) * R.g[c] - R.threshold
+            # the outs: the up suit's unseen cards but the lower ranks
+            w = _draw_excess(R, a, e, ys_sigma & ~lower)
             if _buys(R, w):
                 total += fd * w
                 if split != NULL:
@@ -379,27 +391,25 @@ cdef int64_t other_suit_delta(const RankPlan* R, const int* a, uint16_t ys_tau,
 
     ``ys_tau``: the unseen cards of that suit. A dealer that throws the up-card and holds four
     hidden cards of that suit draws to a flush: its excess is that of the flush draw, not the
-    plain one. Like plan_excess, a function of the rank plan and ys_tau alone (``a``, the
-    plan's deck, is read only for ``split``: as plan_excess's).
+    plain one. Like plan_excess, a function of the rank plan (and its deck ``a``) and ys_tau alone.
     """
-    cdef int k, top
-    cdef uint16_t h, outs
-    cdef const PlanKey* e
-    cdef int64_t total = 0, w
+    cdef int k
+    cdef uint16_t outs
+    cdef const PlanEntry* e
+    cdef int64_t total = 0, w, v
     for k in range(R.n_thrown):
-        e = &R.key[k]
-        h = e.h
+        e = &R.e[k]
         # without the four cards, or with outs too few to pay, both excesses are 0
-        if (ys_tau & h) != h or POP[ys_tau & e.fwin] <= e.need:
+        if (ys_tau & e.h) != e.h or POP[ys_tau & e.fwin] <= e.need:
             continue
-        outs = ys_tau & ~h
-        top = e.top
-        w = (R.e[k].S + _gain(R, k, outs)) * R.g[e.c - ((outs >> top) & 1)] - R.threshold
-        total += _excess(R, w) - R.e[k].v
+        outs = ys_tau & ~e.h
+        w = _draw_excess(R, a, e, outs)
+        v = _plain_excess(R, a, e)
+        total += _excess(R, w) - v
         if split != NULL:
             if _buys(R, w):
                 add_split(R, k, a, outs, 1, split)
-            if _buys(R, R.e[k].v):
+            if _buys(R, v):
                 add_split(R, k, a, 0, -1, split)
     return total
 
@@ -409,19 +419,15 @@ cdef int64_t plan_base(const Deal* D, const Settings* st, const int* a, int ysiz
     # a rank plan's base (its excess when no dealer hand has a flush or a flush draw) for a won
     # draw paying ``pay``: 0 when buying cannot pay
     cdef PlanEntry* entries
-    cdef PlanKey* keys
     cdef RankPlan R
     cdef int64_t base
     if not buys_at(st, player, pay):
         return 0
     entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
-    keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
     R.e = entries
-    R.key = keys
     rank_plan(D, st, a, ysize, player, pay, &R)
     base = R.base
     free(entries)
-    free(keys)
     return base
 
 
@@ -430,17 +436,14 @@ cdef int64_t buy_excess(const Deal* D, const Settings* st, const int* a, const u
     # the whole excess of buying against one deck (ys: its cards by suit), flush draws in every
     # suit included (split: add_split's), a won draw paying ``pay``; a plan of its own, not kept
     cdef PlanEntry* entries = <PlanEntry*> malloc(N_DISTINCT * sizeof(PlanEntry))
-    cdef PlanKey* keys = <PlanKey*> malloc(N_DISTINCT * sizeof(PlanKey))
     cdef RankPlan R
     cdef int64_t total
     cdef int tau
     R.e = entries
-    R.key = keys
     rank_plan(D, st, a, ysize, player, pay, &R)
     total = plan_part(0, &R, a, ys[D.sigma], split)
     for tau in range(4):
         if tau != D.sigma:
             total += plan_part(1, &R, a, ys[tau], split)
     free(entries)
-    free(keys)
     return total

@@ -3,7 +3,7 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport calloc, malloc
 from libc.string cimport memcmp, memcpy, memset
-from solver._buy cimport PlanEntry, PlanKey, RankPlan, bands_alloc, forget_bands, plan_part, rank_plan
+from solver._buy cimport PlanEntry, RankPlan, bands_alloc, forget_bands, plan_part, rank_plan
 from solver._combinatorics cimport BINOM, MS_OFF, N_DISTINCT, N_MS_ALL
 from solver._deck cimport MAX_FLUSH, PREFIX_ROW, Deal, Filter
 from solver._eval cimport N_STRENGTH
@@ -31,7 +31,6 @@ cdef int store_alloc() except -1:
     STORE.plan_epoch = <uint32_t*> calloc(N_MS_ALL, sizeof(uint32_t))
     STORE.plans = <SharedPlan*> malloc(STORE_PLANS * sizeof(SharedPlan))
     STORE.entries = <PlanEntry*> malloc(STORE_ENTRIES * sizeof(PlanEntry))
-    STORE.keys = <PlanKey*> malloc(STORE_ENTRIES * sizeof(PlanKey))
     STORE.memo = <MemoSlot*> calloc(STORE_PLANS << MEMO_REGION, sizeof(MemoSlot))
     STORE.vals = <int64_t*> malloc(n_vals * sizeof(int64_t))
     STORE.slots = <Filter*> malloc(MAX_SLOTS * sizeof(Filter))
@@ -40,7 +39,7 @@ cdef int store_alloc() except -1:
     STORE.flush = <FlushValue*> calloc(2 * n_discards, sizeof(FlushValue))
     STORE.memo_epoch = 1
     if (STORE.memo == NULL or STORE.vals == NULL or STORE.flush == NULL or STORE.p5 == NULL or STORE.pref == NULL or STORE.info == NULL or STORE.discards == NULL or STORE.pref_gen == NULL or STORE.plan_head == NULL
-            or STORE.plan_epoch == NULL or STORE.plans == NULL or STORE.entries == NULL or STORE.keys == NULL
+            or STORE.plan_epoch == NULL or STORE.plans == NULL or STORE.entries == NULL
             or STORE.slots == NULL or STORE.slot_lists == NULL or STORE.filter_of == NULL):
         raise MemoryError("no memory for the solver's shared store")
     for k in range(6):
@@ -143,7 +142,6 @@ cdef int store_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
     STORE.plan_head[ms] = STORE.n_plans
     STORE.n_plans += 1
     s.r.e = STORE.entries + STORE.used
-    s.r.key = STORE.keys + STORE.used
     rank_plan(D, st, a, ysize, player, win_pay(st, p), &s.r)
     STORE.used += s.r.n
     out[0] = s.r

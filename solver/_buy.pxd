@@ -7,27 +7,23 @@ from solver._deck cimport Deal
 from solver._settle cimport Settings
 
 
-cdef struct PlanKey:
-    # One rank set of the dealer that may gain from buying, for one deck's rank counts and one
-    # band of players: what finishing a plan for a deal's suits reads (8 bytes: plans are many
-    # and read once per deal, so they are read from memory, not cache)
-    uint16_t h                        # the rank set's ranks and the rank it throws
-    uint16_t fwin                     # draws in the kept cards' suit (flushes) the player beats
-    uint8_t top
-    uint8_t c                         # redraw cards in the stub
-    int8_t need                       # a flush draw can pay only with more outs in fwin than this
-    uint8_t pad
-
-
 cdef struct PlanEntry:
-    # The rest of it. A draw is worth best_pay if the player beats it, 0 on a tie or if the
-    # dealer still does not qualify, -3 if it beats the player: the ranks of each kind are bit sets.
-    int64_t S                         # sum of the plain draw values over the stub
-    int64_t v                         # excess of one dealer hand without a flush draw
+    # One rank set of the dealer that may gain from buying, for one deck's rank counts and one
+    # band of players: what finishing a plan for a deal's suits reads. 16 bytes: plans are many
+    # and each is read once per deal, from memory, not cache, so what follows from these and
+    # the plan's deck is not kept (_stub_sum, _redraw_cards, _plain_excess). A draw is worth
+    # best_pay if the player beats it, 0 on a tie or if the dealer still does not qualify, -3 if
+    # it beats the player: the ranks of each kind are bit sets.
+    uint16_t h                        # the rank set's four hidden ranks
+    uint16_t fwin                     # draws in the kept cards' suit (flushes) the player beats
     uint16_t win                      # plain draws the player beats
     uint16_t lose                     # plain draws that beat the player
     uint16_t flose                    # draws in the kept cards' suit that beat the player
     uint16_t tie                      # plain draws that tie (for the buy's results, add_split)
+    uint8_t top                       # the rank it throws
+    int8_t need                       # a flush draw can pay only with more outs in fwin than this
+    uint8_t won                       # stub cards whose plain draw the player beats
+    uint8_t lost                      # stub cards whose plain draw beats the player
 
 
 cdef struct BandDraw:
@@ -53,14 +49,13 @@ cdef struct RankPlan:
     int n_thrown
     int always                        # every dealer hand buys (a player's rule: Settings.buy_policy),
                                       # not only where it beats taking the ante: no excess is clipped
-    int64_t base                      # sum of count * v
+    int64_t base                      # sum of count * _plain_excess
     int64_t best_pay
     int64_t threshold
     int64_t g[5]
     int64_t base_split[4]             # add_split of the hands counted in base
-    uint8_t* plain                    # by entry: its plain draws won, tied, lost once counted (255:
-                                      # not yet), or NULL: counted each time
-    PlanKey* key
+    uint8_t* plain                    # by entry: its plain draws tied once counted (255: not
+                                      # yet), or NULL: counted each time
     PlanEntry* e
 
 
@@ -69,9 +64,9 @@ cdef void add_split(const RankPlan* R, int k, const int* a, uint16_t outs, int64
 
 
 cdef inline void plain_counts(RankPlan* R, uint8_t* room) noexcept nogil:
-    # room for each entry's plain draws won, tied, lost, counted once for the many add_split
-    # of a plan (none counted yet)
-    memset(room, 255, 3 * R.n)
+    # room for each entry's plain draws tied, counted once for the many add_split of a plan
+    # (none counted yet)
+    memset(room, 255, R.n)
     R.plain = room
 
 

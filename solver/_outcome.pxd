@@ -33,10 +33,10 @@ cdef struct Results:
 cdef struct ResultsCache:
     # by plan, suit and the positions of the new ranks taken from it: the buy's excess and its
     # split (add_split) in that suit, as plan_excess (the up suit) or other_suit_delta; and
-    # by plan, each entry's plain draws won, tied, lost (RankPlan.plain)
+    # by plan, each entry's plain draws tied (RankPlan.plain)
     int64_t ok[MS_PLANS][4]
     int64_t part[MS_PLANS][4][32][5]
-    uint8_t plain[MS_PLANS][N_DISTINCT * 3]
+    uint8_t plain[MS_PLANS][N_DISTINCT]
 
 
 cdef struct Ctx:

@@ -7,14 +7,14 @@
 # set of unseen cards in the up-card's suit within it; an *epoch* one filling of the plans.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset
-from solver._buy cimport PlanEntry, PlanKey, RankPlan, plan_part
+from solver._buy cimport PlanEntry, RankPlan, plan_part
 from solver._combinatorics cimport BINOM, int128
 from solver._deck cimport PREFIX_ROW, Deal, Filter, prefix_start
 from solver._settle cimport Settings
 
 cdef enum:
     MAX_SLOTS = 2048              # sets of dealer flushes kept (at most 1,586 sigmasks of <= 5 ranks)
-    STORE_ENTRIES = 1 << 23       # plan entries the shared store holds (256 MB at most)
+    STORE_ENTRIES = 1 << 23       # plan entries the shared store holds (128 MB at most)
     STORE_PLANS = 1 << 16
     MEMO_REGION = 8               # the memo of plan excesses and deltas: a page of 256 slots per
                                   # plan (STORE_PLANS of them: 256 MB at most, touched as used)
@@ -99,7 +99,6 @@ cdef struct Shared:
     SharedPlan* plans
     int n_plans
     PlanEntry* entries
-    PlanKey* keys
     int64_t used
     # the excesses and deltas of the plans for each suit's unseen cards met so far: deals of
     # the same ranks differ in few of them (a few patterns of the hand's suits)
