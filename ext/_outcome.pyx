@@ -4,11 +4,11 @@ from libc.stdint cimport int64_t, uint16_t
 from libc.stdlib cimport abort
 from libc.string cimport memset
 from solver._bet cimport N_COUNTS, bet_with_buy
-from solver._buy cimport plain_counts
+from solver._buy cimport RankPlan, plain_counts
 from solver._deck cimport MAX_FLUSH, Filter, dealer_below, filter_lists, flush_filter
 from solver._eval cimport eval5, tables
 from solver._settle cimport buys, capped
-from solver._store cimport MAX_SLOTS, STORE, FlushValue, flush_slot, forget_filters, memo, memo_split, store_plan
+from solver._store cimport MAX_SLOTS, STORE, FlushValue, flush_slot, forget_filters, memo, memo_ahead, memo_split, store_plan
 
 
 cdef Filter* new_dealer_flushes(Ctx* x, int sigmask) noexcept nogil:
@@ -44,7 +44,22 @@ cdef int new_plan(Ctx* x, int player, int p) noexcept nogil:
     x.plan_id[u] = store_plan(x.D, x.st, x.a, x.ysize, player, p, x.ms, &x.plans[u])
     if x.results_cache != NULL:
         plain_counts(&x.plans[u], x.results_cache.plain[u])
+    _memo_ahead(x, u)
     return u
+
+
+cdef void _memo_ahead(Ctx* x, int u) noexcept nogil:
+    # the memo's slots of the suit corrections the multiset asks of a new plan (excess_of of
+    # each group, delta_of of each other suit and positions), read ahead together
+    cdef int s, tau
+    cdef const RankPlan* R = &x.plans[u]
+    for s in range(1 << x.nr):
+        if x.group_count[s]:
+            memo_ahead(x.plan_id[u], 0, R, x.D.ys0[x.D.sigma] & ~x.bits[s])
+    for tau in range(4 if R.n_thrown else 0):
+        if tau != x.D.sigma:
+            for s in range(1 << x.nr):
+                memo_ahead(x.plan_id[u], 1, R, x.D.ys0[tau] & ~x.bits[s])
 
 
 cdef int64_t capped_outcome(Ctx* x, const int* new, int n_new, int player, int64_t* counts) noexcept nogil:

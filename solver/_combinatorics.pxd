@@ -7,6 +7,18 @@ cdef extern from *:
     # sums of counts times values over every outcome of an option: exact beyond 64 bits
     ctypedef long long int128 "__int128"
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define rp_prefetch(p) __builtin_prefetch(p)
+    #else
+    #define rp_prefetch(p) ((void) (p))
+    #endif
+    """
+    # ask for the cache line at p to be read into the cache, without waiting for it (a hint:
+    # nothing where the compiler has none)
+    void prefetch "rp_prefetch" (const void* p) noexcept nogil
+
 cdef enum:
     N_MULTI = 1820      # multisets of four ranks
     N_DISTINCT = 715    # sets of four distinct ranks

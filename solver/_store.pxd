@@ -8,7 +8,7 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset
 from solver._buy cimport PlanEntry, RankPlan, plan_part
-from solver._combinatorics cimport BINOM, int128
+from solver._combinatorics cimport BINOM, int128, prefetch
 from solver._deck cimport PREFIX_ROW, Deal, Filter, prefix_start
 from solver._settle cimport Settings
 
@@ -18,6 +18,7 @@ cdef enum:
     STORE_PLANS = 1 << 16
     MEMO_REGION = 8               # the memo of plan excesses and deltas: a page of 256 slots per
                                   # plan (STORE_PLANS of them: 256 MB at most, touched as used)
+    MEMO_PROBES = 8               # slots a lookup probes before it takes its key's first slot
 
 
 cdef struct SharedPlan:
@@ -188,35 +189,48 @@ cdef inline bint nothing_to_look_up(int kind, const RankPlan* R) noexcept nogil:
     return R.n_thrown == 0 and (kind == 1 or R.n == 0)
 
 
+cdef inline uint32_t _memo_home(uint32_t key) noexcept nogil:
+    # the slot of its plan's page where a key is looked for first
+    return (key * <uint32_t> 2654435761) >> (32 - MEMO_REGION)
+
+
+cdef inline void memo_ahead(int plan, int kind, const RankPlan* R, uint16_t ys) noexcept nogil:
+    # start reading the slot where memo looks (kind, ys) up first: a multiset's lookups, each
+    # in a cache line of its own, then wait for memory together, not one after another
+    cdef uint32_t key = (<uint32_t> kind << 13) | ys
+    if plan >= 0 and not nothing_to_look_up(kind, R):
+        prefetch(STORE.memo + (<int64_t> plan << MEMO_REGION) + _memo_home(key))
+
+
 cdef inline int64_t memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
                           int64_t* split=NULL) noexcept nogil:
     """plan_excess (kind 0) or other_suit_delta (kind 1) of the rank plan ``R`` for the unseen
     cards ``ys`` of a suit, computed once while the plan is in the store (``plan``: its place;
-    -1 for a plan of one's own, not kept). With ``split``, computed (the memo keeps no split)."""
+    -1 for a plan of one's own, not kept). With ``split``, computed (the memo keeps no split).
+    A lookup probes MEMO_PROBES slots at most and a new key then takes its first one: a page
+    probed to its end on every miss cost more than the values it kept."""
     cdef uint32_t key = (<uint32_t> kind << 13) | ys
     # each plan has its own page: the lookups of one multiset's plans stay in a few cache lines
     # and pages (a hash over the whole table missed the cache and the TLB on most lookups)
     cdef MemoSlot* region = STORE.memo + (<int64_t> plan << MEMO_REGION)
-    cdef uint32_t i = (key * <uint32_t> 2654435761) >> (32 - MEMO_REGION), probes = 0
-    cdef MemoSlot* slot
+    cdef uint32_t first = _memo_home(key), i = first, probes
     cdef int64_t value
     if plan < 0 or split != NULL:
         return plan_part(kind, R, a, ys, split)
     if nothing_to_look_up(kind, R):
         return 0 if kind == 1 else R.base  # no memory touched
-    while region[i].epoch == STORE.memo_epoch:
+    for probes in range(MEMO_PROBES):
+        if region[i].epoch != STORE.memo_epoch:
+            break
         if region[i].key == key:
             return region[i].value
         i = (i + 1) & ((1 << MEMO_REGION) - 1)
-        probes += 1
-        if probes == (1 << MEMO_REGION):
-            # the page is full: computed, not kept
-            return plan_part(kind, R, a, ys)
+    else:
+        i = first
     value = plan_part(kind, R, a, ys)
-    slot = &region[i]
-    slot.key = key
-    slot.epoch = STORE.memo_epoch
-    slot.value = value
+    region[i].key = key
+    region[i].epoch = STORE.memo_epoch
+    region[i].value = value
     return value
 
 
