@@ -264,7 +264,7 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
     cdef int m = ysize - 4
     cdef int64_t threshold = (st.buy_fee + 1) * falling(m, st.redraws + 1)
     cdef int64_t best_pay = pay
-    cdef int64_t count, S, c, v, gc, gmax = 0, w, tie, lost
+    cdef int64_t count, c, v, gc, gmax = 0, w, tie, lost
     cdef int64_t pay_of[5]             # best_pay * g[c]: a qualifying draw below the player
     cdef int64_t need_of[5]            # threshold // pay_of[c] (PlanEntry.need less the plain draws)
     cdef uint16_t h
