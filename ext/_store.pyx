@@ -157,7 +157,7 @@ cdef void memo_split(int plan, int kind, const RankPlan* R, const int* a, uint16
     miss cost more than the split it saved); a plan with nothing to look up touches no page."""
     cdef uint32_t key = (<uint32_t> kind << 13) | ys
     cdef SplitSlot* region = STORE.split_memo + (<int64_t> plan << SPLIT_REGION)
-    cdef uint32_t first = (key * <uint32_t> 2654435761) >> (32 - SPLIT_REGION), i = first, probes
+    cdef uint32_t first = memo_home(key, SPLIT_REGION), i = first, probes
     if nothing_to_look_up(kind, R):
         plan = -1
     if plan >= 0:

@@ -189,9 +189,9 @@ cdef inline bint nothing_to_look_up(int kind, const RankPlan* R) noexcept nogil:
     return R.n_thrown == 0 and (kind == 1 or R.n == 0)
 
 
-cdef inline uint32_t _memo_home(uint32_t key) noexcept nogil:
-    # the slot of its plan's page where a key is looked for first
-    return (key * <uint32_t> 2654435761) >> (32 - MEMO_REGION)
+cdef inline uint32_t memo_home(uint32_t key, int region) noexcept nogil:
+    # the slot of its plan's page (of 2^region slots) where a key is looked for first
+    return (key * <uint32_t> 2654435761) >> (32 - region)
 
 
 cdef inline void memo_ahead(int plan, int kind, const RankPlan* R, uint16_t ys) noexcept nogil:
@@ -199,7 +199,7 @@ cdef inline void memo_ahead(int plan, int kind, const RankPlan* R, uint16_t ys) 
     # in a cache line of its own, then wait for memory together, not one after another
     cdef uint32_t key = (<uint32_t> kind << 13) | ys
     if plan >= 0 and not nothing_to_look_up(kind, R):
-        prefetch(STORE.memo + (<int64_t> plan << MEMO_REGION) + _memo_home(key))
+        prefetch(STORE.memo + (<int64_t> plan << MEMO_REGION) + memo_home(key, MEMO_REGION))
 
 
 cdef inline int64_t memo(int plan, int kind, const RankPlan* R, const int* a, uint16_t ys,
@@ -213,7 +213,7 @@ cdef inline int64_t memo(int plan, int kind, const RankPlan* R, const int* a, ui
     # each plan has its own page: the lookups of one multiset's plans stay in a few cache lines
     # and pages (a hash over the whole table missed the cache and the TLB on most lookups)
     cdef MemoSlot* region = STORE.memo + (<int64_t> plan << MEMO_REGION)
-    cdef uint32_t first = _memo_home(key), i = first, probes
+    cdef uint32_t first = memo_home(key, MEMO_REGION), i = first, probes
     cdef int64_t value
     if plan < 0 or split != NULL:
         return plan_part(kind, R, a, ys, split)
