@@ -80,8 +80,8 @@ cdef int64_t bet_with_buy(const Deal* D, const Settings* st, int64_t* pref, cons
     cdef int64_t splits[3][4]
     cdef int64_t pays[3]
     cdef int j, k
-    blind[0] = prefix_at(D, a, pref, D.ms_below[player])
-    blind[1] = prefix_at(D, a, pref, D.ms_below[player + 1])
+    blind[0] = prefix_at(D, pref, D.ms_below[player])
+    blind[1] = prefix_at(D, pref, D.ms_below[player + 1])
     if counts != NULL:
         memset(counts + 7, 0, 4 * sizeof(int64_t))
         split = counts + 7

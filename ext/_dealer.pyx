@@ -77,7 +77,7 @@ def situation(const uint8_t[::1] final, int up, const uint8_t[::1] known, Kernel
         flush_filter(D, 0, &f)
         n = falling(D.n0, 4) // 24
         den = falling(D.n0 - 4, st.redraws + 1)
-        nq = dealer_below(D, D.a0, pref, &f, st.qualifier)
+        nq = dealer_below(D, pref, &f, st.qualifier)
         value = bet_with_buy(D, st, pref, &f, D.a0, D.ys0, D.n0, player, p, nq, n, den, counts)
     finally:
         free(D)
@@ -157,7 +157,7 @@ cdef object _sixth_card(Deal* D, KernelRules rules, const uint8_t* hand, Results
         flush_filter(D, (1 << (c >> 2)) if (c & 3) == D.sigma else 0, &f)
         player = eval6(t, six)
         p = payout_detail(t, six, 6, &rules.paytable[0], rules.second_combination, rules.new_rank, &a1, &a2, &a3)
-        nq = dealer_below(D, a, pref, &f, st.qualifier)
+        nq = dealer_below(D, pref, &f, st.qualifier)
         memset(buy, 0, sizeof(buy))
         if capped(st, player, p):
             # the buy for each insurance that may be best: computed here (bet_with_buy)
@@ -308,7 +308,7 @@ def solve(const uint8_t[::1] hand, int up, const uint8_t[::1] dead, KernelRules 
         n = falling(D.n0, 4) // 24
         den = falling(D.n0 - 4, st.redraws + 1)
         player = eval5(t, hand[0], hand[1], hand[2], hand[3], hand[4])
-        nq = dealer_below(D, D.a0, pref, &f, st.qualifier)
+        nq = dealer_below(D, pref, &f, st.qualifier)
         value = bet_with_buy(D, st, pref, &f, D.a0, D.ys0, D.n0, player, rules.p5[player], nq, n, den, counts)
         if sixth_card:
             sixth, sixth_results = _sixth_card(D, rules, &hand[0], &res[32] if results else NULL,
@@ -380,7 +380,7 @@ def bet_counts(const uint8_t[:, ::1] hands, const uint8_t[::1] up_cards, KernelR
             n = falling(D.n0, 4) // 24
             den = falling(D.n0 - 4, st.redraws + 1)
             player = eval5(t, hands[k, 0], hands[k, 1], hands[k, 2], hands[k, 3], hands[k, 4])
-            nq = dealer_below(D, D.a0, pref, &f, st.qualifier)
+            nq = dealer_below(D, pref, &f, st.qualifier)
             out[k, 7] = bet_with_buy(D, st, pref, &f, D.a0, D.ys0, D.n0, player, p5[player], nq, n, den, counts)
             for i in range(N_COUNTS):
                 out[k, i + (i >= 7)] = counts[i]

@@ -1,9 +1,10 @@
 # cython: language_level=3
 """The dealer's counts for a deck (declared in ``solver/_deck.pxd``; docs/design.md §2)."""
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
-from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
-from solver._combinatorics cimport BINOM, DS_MASK, MS_M, MS_N, MS_R, MS_RANK, N_DISTINCT, N_MULTI, RK, key_of_mask
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libc.stdlib cimport abort, free, malloc
+from libc.string cimport memcmp, memcpy, memset
+from solver._combinatorics cimport (BINOM, CHOOSE, DS_MASK, MS_M, MS_N, MS_OFF, MS_R, MS_RANK, N_DISTINCT, N_MULTI, RK,
+                                   key_of_mask)
 from solver._eval cimport EvalTables, N_STRENGTH, tables
 
 
@@ -224,7 +225,7 @@ cdef void _deal_flushes(Deal* D) noexcept nogil:
     D.n_flush = n
 
 
-cdef inline void _ways(const int* a, int64_t* ways) noexcept nogil:
+cdef inline void _ways(const int* a, uint8_t* ways) noexcept nogil:
     # C(a_r, m) at 5 r + m; the padding code 65 counts 1
     cdef int r, m
     for r in range(13):
@@ -233,46 +234,168 @@ cdef inline void _ways(const int* a, int64_t* ways) noexcept nogil:
     ways[65] = 1
 
 
-cdef inline int64_t _hands(const Deal* D, const int64_t* ways, int i) noexcept nogil:
+cdef inline int64_t _hands(const Deal* D, const uint8_t* ways, int i) noexcept nogil:
     # dealer hands of the i-th weakest hidden rank multiset
-    return ways[D.ms_code[i][0]] * ways[D.ms_code[i][1]] * ways[D.ms_code[i][2]] * ways[D.ms_code[i][3]]
+    cdef const uint8_t* c = D.ms_code[i]
+    return (<int64_t> ways[c[0]]) * ways[c[1]] * ways[c[2]] * ways[c[3]]
+
+
+cdef inline int _sigma_index(const int* rank, const int* times, int n) noexcept nogil:
+    # the place of the multiset (rank[p] taken times[p] times; ranks ascending) among those of
+    # 0 to 5 ranks, as ms_index: an anchor table's row
+    cdef int p, t, i = 0, idx = 0
+    for p in range(n):
+        for t in range(times[p]):
+            idx += CHOOSE[rank[p] + i][i + 1]
+            i += 1
+    return MS_OFF[i] + idx
+
+
+cdef inline bint _odometer(int* s, const int* top, int n) noexcept nogil:
+    # the next s <= top, digit by digit; False after the last
+    cdef int p
+    for p in range(n):
+        if s[p] < top[p]:
+            s[p] += 1
+            return True
+        s[p] = 0
+    return False
+
+
+cdef struct Anchors:
+    # the anchors of one deal (its deck a0 and up rank): for every multiset sigma of at most
+    # four ranks and every anchor k, the hands of a0 below place k * ANCHOR_STEP that hold
+    # sigma, counted with sigma's cards taken out: G_sigma(k), at g[k * N_SIGMA + sigma] (an
+    # anchor's row, 19 KB, stays in cache while the decks of a deal read it: most read the
+    # anchor next to the qualifier)
+    int rho                           # -1: none yet
+    int a0[13]
+    int32_t* g                        # at most C(47, 4): int32 halves what the reads bring into cache
+
+
+cdef Anchors _ANCHORS
+_ANCHORS.rho = -1
+_ANCHORS.g = <int32_t*> malloc(N_SIGMA * N_ANCHOR * sizeof(int32_t))
+if _ANCHORS.g == NULL:
+    raise MemoryError("no memory for the blind prefix's anchors")
+
+
+cdef void _anchors_count(const Deal* D) noexcept nogil:
+    # G of the deal: each multiset m adds, to each sigma within it, C(a0_r - sigma_r, m_r - sigma_r)
+    # over its ranks, from the first anchor above its place on (a sum over the anchors after)
+    cdef int32_t* g = _ANCHORS.g
+    cdef int j, p, n, ms, cell
+    cdef int s[4]
+    cdef int rank[4]
+    cdef int top[4]
+    cdef int64_t v
+    memset(g, 0, N_SIGMA * N_ANCHOR * sizeof(int32_t))
+    for j in range(D.n_ms):
+        cell = j // ANCHOR_STEP + 1
+        if cell >= N_ANCHOR:
+            break                     # above the last anchor
+        ms = D.ms_order[j]
+        n = MS_N[ms]
+        for p in range(n):
+            rank[p] = MS_R[ms][p]
+            top[p] = MS_M[ms][p]
+            s[p] = 0
+        while True:
+            v = 1
+            for p in range(n):
+                v *= BINOM[D.a0[rank[p]] - s[p]][top[p] - s[p]] if D.a0[rank[p]] >= s[p] else 0
+            if v:
+                g[cell * N_SIGMA + _sigma_index(rank, s, n)] += v
+            if not _odometer(s, top, n):
+                break
+    for cell in range(1, N_ANCHOR):
+        for j in range(N_SIGMA):
+            g[cell * N_SIGMA + j] += g[(cell - 1) * N_SIGMA + j]
+    memcpy(_ANCHORS.a0, D.a0, sizeof(_ANCHORS.a0))
+    _ANCHORS.rho = D.rho
+
+
+cdef int64_t _anchor(const Deal* D, int64_t* pref, int k) noexcept nogil:
+    # the prefix at place k * ANCHOR_STEP, counted once per row by inclusion-exclusion: the
+    # deck is a0 less its new cards d, and C(a0_r - d_r, m) = sum over s of (-1)^s C(d_r, s)
+    # C(a0_r - s, m - s); so the count is the sum over the sub-multisets sigma of d of
+    # (-1)^|sigma| C(d, sigma) G_sigma(k)
+    cdef const int32_t* term = <const int32_t*> (pref + PREFIX_TERMS + 1)
+    cdef const int32_t* row
+    cdef int t
+    cdef int64_t v = 0
+    if (pref[PREFIX_ANCHORED] >> k) & 1:
+        return pref[PREFIX_ANCHOR + k]
+    if _ANCHORS.rho != D.rho or memcmp(_ANCHORS.a0, D.a0, sizeof(_ANCHORS.a0)) != 0:
+        _anchors_count(D)             # another deal's anchors (rows of several deals interleave)
+    row = _ANCHORS.g + k * N_SIGMA
+    for t in range(pref[PREFIX_TERMS]):
+        v += (<int64_t> term[2 * t + 1]) * row[term[2 * t]]
+    pref[PREFIX_ANCHOR + k] = v
+    pref[PREFIX_ANCHORED] |= (<int64_t> 1) << k
+    return v
 
 
 cdef void prefix_start(const Deal* D, const int* a, int64_t* pref) noexcept nogil:
-    # a prefix counted at its two ends alone: no hand below the weakest multiset, and below
-    # none of them every hand of four of the deck's N cards, C(N, 4) (the sum over the
-    # multisets of the products of C(a_r, m_r) is Vandermonde's; the multisets left out, four
-    # of the up rank, have no hand)
-    cdef int r
-    cdef int64_t n = 0
+    # the row of the deck a: no anchor counted but the first (no hand below the weakest
+    # multiset); below none of the multisets every hand of four of the deck's N cards, C(N, 4)
+    # (the sum over the multisets of the products of C(a_r, m_r) is Vandermonde's; the
+    # multisets left out, four of the up rank, have no hand); the deck's C(a_r, m); and its
+    # anchor terms: the sub-multisets sigma of at most four of its new cards d = a0 - a, with
+    # (-1)^|sigma| C(d, sigma)
+    cdef int r, n_terms = 0, nd = 0, used, p
+    cdef int64_t total = 0
+    cdef int rank[5]
+    cdef int top[5]
+    cdef int s[5]
+    cdef int32_t* term = <int32_t*> (pref + PREFIX_TERMS + 1)
+    cdef int coef
     for r in range(13):
-        n += a[r]
-    pref[0] = 0
-    pref[D.n_ms] = n * (n - 1) * (n - 2) * (n - 3) // 24
-    pref[PREFIX_LO] = 0
-    pref[PREFIX_HI] = D.n_ms
+        total += a[r]
+        if a[r] != D.a0[r]:
+            if a[r] > D.a0[r] or nd == 5:
+                abort()               # cannot happen: a deck is the deal's less at most five cards
+            rank[nd] = r
+            top[nd] = D.a0[r] - a[r]
+            s[nd] = 0
+            nd += 1
+    pref[PREFIX_ANCHORED] = 1
+    pref[PREFIX_ANCHOR] = 0
+    pref[PREFIX_TOTAL] = total * (total - 1) * (total - 2) * (total - 3) // 24
+    _ways(a, <uint8_t*> (pref + PREFIX_WAYS))
+    while True:
+        used = 0
+        coef = 1
+        for p in range(nd):
+            used += s[p]
+            coef *= BINOM[top[p]][s[p]]
+        if used <= 4:
+            if n_terms == MAX_TERMS:
+                abort()               # cannot happen: 31 sub-multisets of five cards at most
+            term[2 * n_terms] = _sigma_index(rank, s, nd)
+            term[2 * n_terms + 1] = -coef if used & 1 else coef
+            n_terms += 1
+        if not _odometer(s, top, nd):
+            break
+    pref[PREFIX_TERMS] = n_terms
 
 
-cdef int64_t prefix_extend(const Deal* D, const int* a, int64_t* pref, int i) noexcept nogil:
-    # pref[i], counted from the nearer counted end (prefix_at): from below as sums, from above
-    # as the total less the multisets above
-    cdef int j, lo = <int> pref[PREFIX_LO], hi = <int> pref[PREFIX_HI]
-    cdef int64_t ways[66]
+cdef int64_t prefix_at(const Deal* D, int64_t* pref, int i) noexcept nogil:
+    # the deck's hidden hands of the i weakest multisets: from the nearest anchor (or the
+    # last place), adding or taking away the multisets between (at most ANCHOR_STEP / 2)
+    cdef int j, lo = i // ANCHOR_STEP * ANCHOR_STEP
+    cdef int hi = lo + ANCHOR_STEP if lo + ANCHOR_STEP < D.n_ms else D.n_ms
+    cdef const uint8_t* ways = <const uint8_t*> (pref + PREFIX_WAYS)
     cdef int64_t total
-    _ways(a, ways)
     if i - lo <= hi - i:
-        total = pref[lo]
+        total = _anchor(D, pref, lo // ANCHOR_STEP)
         for j in range(lo, i):
             total += _hands(D, ways, j)
-            pref[j + 1] = total
-        pref[PREFIX_LO] = i
     else:
-        total = pref[hi]
-        for j in range(hi - 1, i - 1, -1):
+        total = pref[PREFIX_TOTAL] if hi == D.n_ms else _anchor(D, pref, hi // ANCHOR_STEP)
+        for j in range(i, hi):
             total -= _hands(D, ways, j)
-            pref[j] = total
-        pref[PREFIX_HI] = i
-    return pref[i]
+    return total
 
 
 cdef void flush_filter(const Deal* D, int sigmask, Filter* f) noexcept nogil:
@@ -303,16 +426,19 @@ cdef void flush_filter(const Deal* D, int sigmask, Filter* f) noexcept nogil:
     f.at_qualifier = flush_part(f, D.qualifier)
 
 
-def blind_below(int up, const uint8_t[::1] known, strengths):
-    """For the tests: the dealer hands of the deal's deck below each of ``strengths`` by ranks
-    alone (flushes counted at their rank strength), read in that order from one prefix counted
-    as far as the reads so far needed (prefix_at). ``known``: every card out of the deck but
-    the up-card."""
+def blind_below(int up, const uint8_t[::1] known, strengths, new=()):
+    """For the tests: the dealer hands of the deal's deck less the cards ``new`` (at most five)
+    below each of ``strengths`` by ranks alone (flushes counted at their rank strength), read in
+    that order from one prefix, each from its nearest anchor (prefix_at).
+    ``known``: every card out of the deck but the up-card."""
     cdef Deal* D
     cdef int64_t* pref
-    cdef int s
+    cdef int a[13]
+    cdef int s, r
     if not 0 <= up < 52 or any(c >= 52 or c == up for c in known):
         raise ValueError("cards are codes 0 to 51, the up-card not among the known")
+    if len(new) > 5 or len(set(new)) != len(new) or any(not 0 <= c < 52 or c == up or c in known for c in new):
+        raise ValueError("new cards are at most five distinct cards of the deck")
     D = <Deal*> malloc(sizeof(Deal))
     pref = <int64_t*> malloc(PREFIX_ROW * sizeof(int64_t))
     if D == NULL or pref == NULL:
@@ -323,12 +449,16 @@ def blind_below(int up, const uint8_t[::1] known, strengths):
     try:
         # the qualifier does not change these counts (its up rank's part is made again for it)
         deal_init(D, up, &known[0] if known.shape[0] else NULL, known.shape[0], 0)
-        prefix_start(D, D.a0, pref)
+        for r in range(13):
+            a[r] = D.a0[r]
+        for c in new:
+            a[c >> 2] -= 1
+        prefix_start(D, a, pref)
         out = []
         for s in strengths:
             if not 0 <= s <= N_STRENGTH:
                 raise ValueError(f"strength {s} out of range")
-            out.append(prefix_at(D, D.a0, pref, D.ms_below[s]))
+            out.append(prefix_at(D, pref, D.ms_below[s]))
         return out
     finally:
         free(D)

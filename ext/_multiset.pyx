@@ -57,13 +57,13 @@ cdef MsInfo* multiset_begin(Ctx* x) noexcept nogil:
                 if not (km >> j) & 1:
                     key += RK[x.hand[j] >> 2]
             info.d[i].player = t.rank_table[key]
-        # the prefix is counted only as far as these places (the bounds read no more), and
-        # further as outcomes read it
+        # the prefix read at these places (the bounds read no more), each from its nearest
+        # anchor, and elsewhere as outcomes read it
         pref = deck_pref(x)
-        info.nq_blind = prefix_at(D, x.a, pref, D.ms_below[x.st.qualifier])
+        info.nq_blind = prefix_at(D, pref, D.ms_below[x.st.qualifier])
         for i in range(x.n_masks):
-            info.d[i].blind[0] = prefix_at(D, x.a, pref, D.ms_below[info.d[i].player])
-            info.d[i].blind[1] = prefix_at(D, x.a, pref, D.ms_below[info.d[i].player + 1])
+            info.d[i].blind[0] = prefix_at(D, pref, D.ms_below[info.d[i].player])
+            info.d[i].blind[1] = prefix_at(D, pref, D.ms_below[info.d[i].player + 1])
         info.gen = STORE.gen
         for i in range(x.n_masks):
             info.d[i].sgen = 0

@@ -78,7 +78,7 @@ cdef int64_t capped_outcome(Ctx* x, const int* new, int n_new, int player, int64
     cdef int64_t* pref = deck_pref(x)
     f = dealer_flushes(x, sigmask)
     return bet_with_buy(x.D, x.st, pref, f, x.a, ys, x.ysize, player, x.p5[player],
-                  dealer_below(x.D, x.a, pref, f, x.st.qualifier), x.n, x.den, counts)
+                  dealer_below(x.D, pref, f, x.st.qualifier), x.n, x.den, counts)
 
 
 cdef int64_t outcome_value(Ctx* x, const int* new, int n_new, int player) noexcept nogil:
@@ -150,7 +150,7 @@ cdef int64_t outcome_results(Ctx* x, const int* new, int n_new, int player, int 
                 buy[j] += part[j]
     f = dealer_flushes(x, sigmask)
     pref = deck_pref(x)
-    v = bet_with_buy(x.D, x.st, pref, f, x.a, x.D.ys0, x.ysize, player, p, dealer_below(x.D, x.a, pref, f, x.st.qualifier),
+    v = bet_with_buy(x.D, x.st, pref, f, x.a, x.D.ys0, x.ysize, player, p, dealer_below(x.D, pref, f, x.st.qualifier),
                x.n, x.den, counts, True, buy[0])
     if folds(x, player, v):
         x.results[mask].folded += 1
@@ -169,7 +169,7 @@ cdef int64_t up_suit_value(Ctx* x, int sigmask, int taken, int player) noexcept 
         excess = excess_of(x, plan_of(x, player, p), taken)
     cdef int64_t* pref = deck_pref(x)
     return bet_with_buy(x.D, x.st, pref, f, x.a, x.D.ys0, x.ysize, player, p,
-                  dealer_below(x.D, x.a, pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
+                  dealer_below(x.D, pref, f, x.st.qualifier), x.n, x.den, NULL, True, excess)
 
 
 cdef int64_t other_suits(Ctx* x, int player, const int* taken) noexcept nogil:

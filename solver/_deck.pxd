@@ -8,11 +8,24 @@ from solver._eval cimport N_STRENGTH
 
 cdef enum:
     MAX_FLUSH = 495     # four-card subsets of the 12 unseen cards of one suit
-    # a blind prefix is a row of PREFIX_ROW: its N_MULTI + 1 counts, then how far they are
-    # counted: pref[i] holds for i <= pref[PREFIX_LO] and for i >= pref[PREFIX_HI]
-    PREFIX_LO = N_MULTI + 1
-    PREFIX_HI = N_MULTI + 2
-    PREFIX_ROW = N_MULTI + 3
+    # anchors: every ANCHOR_STEP-th place of a deck's blind prefix, counted from the deal's
+    # deck by inclusion-exclusion over the deck's new cards; any other place is counted from
+    # the nearest anchor (docs/design.md §2)
+    ANCHOR_STEP = 32
+    N_ANCHOR = N_MULTI // ANCHOR_STEP + 1
+    # a deck's blind prefix is a row of PREFIX_ROW int64: at PREFIX_ANCHORED the bits of the
+    # anchors counted so far, at PREFIX_ANCHOR their counts, at PREFIX_TOTAL the count at the
+    # last place (every hand), at PREFIX_WAYS the deck's C(a_r, m) as bytes (66, in 9 words),
+    # at PREFIX_TERMS the number of its anchor terms, then the terms as (sigma, coefficient)
+    # pairs of int32
+    PREFIX_ANCHORED = 0
+    PREFIX_ANCHOR = 1
+    PREFIX_TOTAL = PREFIX_ANCHOR + N_ANCHOR
+    PREFIX_WAYS = PREFIX_TOTAL + 1
+    PREFIX_TERMS = PREFIX_WAYS + 9
+    MAX_TERMS = 31                    # sub-multisets of at most four of five new cards
+    PREFIX_ROW = PREFIX_TERMS + 1 + MAX_TERMS
+    N_SIGMA = 2380                    # multisets of 0 to 4 ranks (MS_OFF[5])
 
 
 cdef struct Draws:
@@ -105,15 +118,7 @@ cdef bint deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qual
 cdef void prefix_start(const Deal* D, const int* a, int64_t* pref) noexcept nogil
 
 
-cdef int64_t prefix_extend(const Deal* D, const int* a, int64_t* pref, int i) noexcept nogil
-
-
-cdef inline int64_t prefix_at(const Deal* D, const int* a, int64_t* pref, int i) noexcept nogil:
-    # pref[i] of the deck a, counted first if it is not yet: a row is counted only as far as it
-    # is read (most reads lie below a weak player or above every hand of the ranks alone)
-    if i <= pref[PREFIX_LO] or i >= pref[PREFIX_HI]:
-        return pref[i]
-    return prefix_extend(D, a, pref, i)
+cdef int64_t prefix_at(const Deal* D, int64_t* pref, int i) noexcept nogil
 
 
 cdef void flush_filter(const Deal* D, int sigmask, Filter* f) noexcept nogil
@@ -139,7 +144,7 @@ cdef inline int flush_part(const Filter* f, int s) noexcept nogil:
     return fl - nf
 
 
-cdef inline int64_t dealer_below(const Deal* D, const int* a, int64_t* pref, const Filter* f, int s) noexcept nogil:
-    # dealer hands of strength < s (the deck a, pref its blind prefix): by ranks, then the
+cdef inline int64_t dealer_below(const Deal* D, int64_t* pref, const Filter* f, int s) noexcept nogil:
+    # dealer hands of strength < s (pref: the deck's blind prefix): by ranks, then the
     # flushes moved from their rank strengths
-    return prefix_at(D, a, pref, D.ms_below[s]) + flush_part(f, s)
+    return prefix_at(D, pref, D.ms_below[s]) + flush_part(f, s)

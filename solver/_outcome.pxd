@@ -241,7 +241,7 @@ cdef inline void flush_cards(const int* R, int nr, int suit, int* new) noexcept 
 
 
 cdef inline int64_t* deck_pref(Ctx* x) noexcept nogil:
-    # the blind prefix of the deck less the new cards (counted as far as it is read, prefix_at)
+    # the blind prefix of the deck less the new cards (read from its anchors, prefix_at)
     if x.pref == NULL:
         x.pref = store_pref(x.D, x.a, x.ms)
     return x.pref

@@ -163,8 +163,8 @@ cdef inline void forget_filters() noexcept nogil:
 
 
 cdef inline int64_t* store_pref(const Deal* D, const int* a, int ms) noexcept nogil:
-    # the blind prefix of the deck a (the deal's deck less the multiset ms), counted as far as
-    # it has been read in this generation (prefix_at)
+    # the blind prefix of the deck a (the deal's deck less the multiset ms): its anchors read
+    # in this generation are kept (prefix_at)
     cdef int64_t* pref = STORE.pref + ms * PREFIX_ROW
     if STORE.pref_gen[ms] != STORE.gen:
         prefix_start(D, a, pref)
