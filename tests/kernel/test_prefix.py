@@ -72,6 +72,6 @@ def test_bad_cards_are_refused():
 
 
 def test_bad_new_cards_are_refused():
-    for new in ([1, 1], [0, 1, 2, 3, 5, 6], [7]):
+    for new in ([1, 1], [0, 1, 2, 3, 5, 6], [7], [8], [52]):
         with pytest.raises(ValueError, match="new cards"):
             blind_below(7, np.array([8, 9], dtype=np.uint8), [5], new)
