@@ -3,8 +3,8 @@
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport abort, free, malloc
 from libc.string cimport memcmp, memcpy, memset
-from solver._combinatorics cimport (BINOM, CHOOSE, DS_MASK, MS_M, MS_N, MS_OFF, MS_R, MS_RANK, N_DISTINCT, N_MULTI, RK,
-                                   key_of_mask)
+from solver._combinatorics cimport (BINOM, DS_MASK, MS_M, MS_N, MS_PLACE, MS_R, MS_RANK, N_DISTINCT, N_MULTI, RK, SUB,
+                                   SUB_START, Sub, key_of_mask, ms_index)
 from solver._eval cimport EvalTables, N_STRENGTH, tables
 
 
@@ -75,6 +75,7 @@ cdef bint deal_init(Deal* D, int up, const uint8_t* known, int n_known, int qual
     if not up_same:
         _deal_ranks(D, qualifier)
     _deal_flushes(D)
+    _anchors_begin(D)
     return same
 
 
@@ -240,54 +241,38 @@ cdef inline int64_t _hands(const Deal* D, const uint8_t* ways, int i) noexcept n
     return (<int64_t> ways[c[0]]) * ways[c[1]] * ways[c[2]] * ways[c[3]]
 
 
-cdef inline int _sigma_index(const int* rank, const int* times, int n) noexcept nogil:
-    # the place of the multiset (rank[p] taken times[p] times; ranks ascending) among those of
-    # 0 to 5 ranks, as ms_index: an anchor table's row
-    cdef int p, t, i = 0, idx = 0
-    for p in range(n):
-        for t in range(times[p]):
-            idx += CHOOSE[rank[p] + i][i + 1]
-            i += 1
-    return MS_OFF[i] + idx
-
-
-cdef inline bint _odometer(int* s, const int* top, int n) noexcept nogil:
-    # the next s <= top, digit by digit; False after the last
-    cdef int p
-    for p in range(n):
-        if s[p] < top[p]:
-            s[p] += 1
-            return True
-        s[p] = 0
-    return False
-
-
 cdef struct Anchors:
     # the anchors of one deal (its deck a0 and up rank): for every multiset sigma of at most
     # four ranks and every anchor k, the hands of a0 below place k * ANCHOR_STEP that hold
     # sigma, counted with sigma's cards taken out: G_sigma(k), at g[k * N_SIGMA + sigma] (an
-    # anchor's row, 19 KB, stays in cache while the decks of a deal read it: most read the
+    # anchor's row, 9.5 KB, stays in cache while the decks of a deal read it: most read the
     # anchor next to the qualifier)
     int rho                           # -1: none yet
     int a0[13]
+    bint current                      # of the deal last begun (deal_init): rows of several deals interleave
     int32_t* g                        # at most C(47, 4): int32 halves what the reads bring into cache
 
 
 cdef Anchors _ANCHORS
 _ANCHORS.rho = -1
+_ANCHORS.current = False
 _ANCHORS.g = <int32_t*> malloc(N_SIGMA * N_ANCHOR * sizeof(int32_t))
 if _ANCHORS.g == NULL:
     raise MemoryError("no memory for the blind prefix's anchors")
+
+
+cdef void _anchors_begin(const Deal* D) noexcept nogil:
+    # the anchors counted last serve the deal begun if its deck and up rank are theirs; else
+    # they are counted at its first anchor read (a kernel call reads the rows of its deal alone)
+    _ANCHORS.current = _ANCHORS.rho == D.rho and memcmp(_ANCHORS.a0, D.a0, sizeof(_ANCHORS.a0)) == 0
 
 
 cdef void _anchors_count(const Deal* D) noexcept nogil:
     # G of the deal: each multiset m adds, to each sigma within it, C(a0_r - sigma_r, m_r - sigma_r)
     # over its ranks, from the first anchor above its place on (a sum over the anchors after)
     cdef int32_t* g = _ANCHORS.g
-    cdef int j, p, n, ms, cell
-    cdef int s[4]
-    cdef int rank[4]
-    cdef int top[4]
+    cdef const Sub* sub
+    cdef int j, p, t, ms, cell
     cdef int64_t v
     memset(g, 0, N_SIGMA * N_ANCHOR * sizeof(int32_t))
     for j in range(D.n_ms):
@@ -295,24 +280,19 @@ cdef void _anchors_count(const Deal* D) noexcept nogil:
         if cell >= N_ANCHOR:
             break                     # above the last anchor
         ms = D.ms_order[j]
-        n = MS_N[ms]
-        for p in range(n):
-            rank[p] = MS_R[ms][p]
-            top[p] = MS_M[ms][p]
-            s[p] = 0
-        while True:
+        for t in range(SUB_START[MS_PLACE[ms]], SUB_START[MS_PLACE[ms] + 1]):
+            sub = &SUB[t]
             v = 1
-            for p in range(n):
-                v *= BINOM[D.a0[rank[p]] - s[p]][top[p] - s[p]] if D.a0[rank[p]] >= s[p] else 0
-            if v:
-                g[cell * N_SIGMA + _sigma_index(rank, s, n)] += v
-            if not _odometer(s, top, n):
-                break
+            for p in range(MS_N[ms]):
+                v *= BINOM[D.a0[MS_R[ms][p]] - sub.take[p]][MS_M[ms][p] - sub.take[p]] \
+                    if D.a0[MS_R[ms][p]] >= sub.take[p] else 0
+            g[cell * N_SIGMA + sub.sigma] += v
     for cell in range(1, N_ANCHOR):
         for j in range(N_SIGMA):
             g[cell * N_SIGMA + j] += g[(cell - 1) * N_SIGMA + j]
     memcpy(_ANCHORS.a0, D.a0, sizeof(_ANCHORS.a0))
     _ANCHORS.rho = D.rho
+    _ANCHORS.current = True
 
 
 cdef int64_t _anchor(const Deal* D, int64_t* pref, int k) noexcept nogil:
@@ -320,17 +300,16 @@ cdef int64_t _anchor(const Deal* D, int64_t* pref, int k) noexcept nogil:
     # deck is a0 less its new cards d, and C(a0_r - d_r, m) = sum over s of (-1)^s C(d_r, s)
     # C(a0_r - s, m - s); so the count is the sum over the sub-multisets sigma of d of
     # (-1)^|sigma| C(d, sigma) G_sigma(k)
-    cdef const int32_t* term = <const int32_t*> (pref + PREFIX_TERMS + 1)
     cdef const int32_t* row
-    cdef int t
+    cdef int t, d = <int> pref[PREFIX_NEW]
     cdef int64_t v = 0
     if (pref[PREFIX_ANCHORED] >> k) & 1:
         return pref[PREFIX_ANCHOR + k]
-    if _ANCHORS.rho != D.rho or memcmp(_ANCHORS.a0, D.a0, sizeof(_ANCHORS.a0)) != 0:
-        _anchors_count(D)             # another deal's anchors (rows of several deals interleave)
+    if not _ANCHORS.current:
+        _anchors_count(D)
     row = _ANCHORS.g + k * N_SIGMA
-    for t in range(pref[PREFIX_TERMS]):
-        v += (<int64_t> term[2 * t + 1]) * row[term[2 * t]]
+    for t in range(SUB_START[d], SUB_START[d + 1]):
+        v += (<int64_t> SUB[t].coef) * row[SUB[t].sigma]
     pref[PREFIX_ANCHOR + k] = v
     pref[PREFIX_ANCHORED] |= (<int64_t> 1) << k
     return v
@@ -340,16 +319,12 @@ cdef void prefix_start(const Deal* D, const int* a, int64_t* pref) noexcept nogi
     # the row of the deck a: no anchor counted but the first (no hand below the weakest
     # multiset); below none of the multisets every hand of four of the deck's N cards, C(N, 4)
     # (the sum over the multisets of the products of C(a_r, m_r) is Vandermonde's; the
-    # multisets left out, four of the up rank, have no hand); the deck's C(a_r, m); and its
-    # anchor terms: the sub-multisets sigma of at most four of its new cards d = a0 - a, with
-    # (-1)^|sigma| C(d, sigma)
-    cdef int r, n_terms = 0, nd = 0, used, p
+    # multisets left out, four of the up rank, have no hand); the deck's C(a_r, m); and the
+    # place of its new cards d = a0 - a, whose sub-multisets are its anchors' terms
+    cdef int r, nd = 0
     cdef int64_t total = 0
     cdef int rank[5]
     cdef int top[5]
-    cdef int s[5]
-    cdef int32_t* term = <int32_t*> (pref + PREFIX_TERMS + 1)
-    cdef int coef
     for r in range(13):
         total += a[r]
         if a[r] != D.a0[r]:
@@ -357,27 +332,12 @@ cdef void prefix_start(const Deal* D, const int* a, int64_t* pref) noexcept nogi
                 abort()               # cannot happen: a deck is the deal's less at most five cards
             rank[nd] = r
             top[nd] = D.a0[r] - a[r]
-            s[nd] = 0
             nd += 1
     pref[PREFIX_ANCHORED] = 1
     pref[PREFIX_ANCHOR] = 0
     pref[PREFIX_TOTAL] = total * (total - 1) * (total - 2) * (total - 3) // 24
     _ways(a, <uint8_t*> (pref + PREFIX_WAYS))
-    while True:
-        used = 0
-        coef = 1
-        for p in range(nd):
-            used += s[p]
-            coef *= BINOM[top[p]][s[p]]
-        if used <= 4:
-            if n_terms == MAX_TERMS:
-                abort()               # cannot happen: 31 sub-multisets of five cards at most
-            term[2 * n_terms] = _sigma_index(rank, s, nd)
-            term[2 * n_terms + 1] = -coef if used & 1 else coef
-            n_terms += 1
-        if not _odometer(s, top, nd):
-            break
-    pref[PREFIX_TERMS] = n_terms
+    pref[PREFIX_NEW] = ms_index(rank, top, nd)
 
 
 cdef int64_t prefix_at(const Deal* D, int64_t* pref, int i) noexcept nogil:

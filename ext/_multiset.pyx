@@ -45,7 +45,7 @@ cdef MsInfo* multiset_begin(Ctx* x) noexcept nogil:
     x.seq += 1
     # the multisets come in the same order for every deal of a generation (the order of
     # each_multiset over the deal's rank counts): the index is the one met before
-    x.ms = info.ms if info.gen == STORE.gen else ms_index(x.mult)
+    x.ms = info.ms if info.gen == STORE.gen else ms_index(x.R, x.Mr, x.nr)
     x.pref = NULL                     # the whole prefix when an outcome needs it (deck_pref)
     store_room(MS_PLANS)
     if info.gen != STORE.gen:

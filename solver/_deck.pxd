@@ -16,15 +16,14 @@ cdef enum:
     # a deck's blind prefix is a row of PREFIX_ROW int64: at PREFIX_ANCHORED the bits of the
     # anchors counted so far, at PREFIX_ANCHOR their counts, at PREFIX_TOTAL the count at the
     # last place (every hand), at PREFIX_WAYS the deck's C(a_r, m) as bytes (66, in 9 words),
-    # at PREFIX_TERMS the number of its anchor terms, then the terms as (sigma, coefficient)
-    # pairs of int32
+    # at PREFIX_NEW the place (ms_index) of its new cards, whose sub-multisets (SUB) are the
+    # terms of its anchors
     PREFIX_ANCHORED = 0
     PREFIX_ANCHOR = 1
     PREFIX_TOTAL = PREFIX_ANCHOR + N_ANCHOR
     PREFIX_WAYS = PREFIX_TOTAL + 1
-    PREFIX_TERMS = PREFIX_WAYS + 9
-    MAX_TERMS = 31                    # sub-multisets of at most four of five new cards
-    PREFIX_ROW = PREFIX_TERMS + 1 + MAX_TERMS
+    PREFIX_NEW = PREFIX_WAYS + 9
+    PREFIX_ROW = PREFIX_NEW + 1
     N_SIGMA = 2380                    # multisets of 0 to 4 ranks (MS_OFF[5])
 
 

@@ -70,7 +70,7 @@ cdef struct Ctx:
     int fl_common              # of the multiset (multiset_begin): the suits of its flushes
     int64_t leaves             # and its outcomes
     Filter no_flush            # a dealer side without flushes (for multiset_bound)
-    int ms                     # the rank multiset of the new cards (_ms_index)
+    int ms                     # the rank multiset of the new cards (its ms_index)
     int seq                    # how many multisets of this k met before it
     RankPlan plans[MS_PLANS]   # of the players of one rank multiset, one per (band, payout)
     int plan_id[MS_PLANS]      # their places in the store
