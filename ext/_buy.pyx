@@ -166,14 +166,15 @@ cdef inline int64_t _stub_sum(const RankPlan* R, const PlanEntry* e) noexcept no
     return R.best_pay * e.won - 3 * e.lost
 
 
-cdef inline int _redraw_cards(const int* a, const PlanEntry* e) noexcept nogil:
-    # c: the stub's cards of the rank the dealer throws (a redraw), in the plan's deck a
-    return a[e.top] - ((e.h >> e.top) & 1)
+cdef inline int _redraw_cards(const int* a, uint16_t h, int top) noexcept nogil:
+    # c: the stub's cards of the rank ``top`` the dealer throws (a redraw), in the plan's deck
+    # a less the dealer's hidden ranks h
+    return a[top] - ((h >> top) & 1)
 
 
 cdef inline int64_t _plain_excess(const RankPlan* R, const int* a, const PlanEntry* e) noexcept nogil:
     # v: the excess of one dealer hand of the entry without a flush draw
-    return _excess(R, _stub_sum(R, e) * R.g[_redraw_cards(a, e)] - R.threshold)
+    return _excess(R, _stub_sum(R, e) * R.g[_redraw_cards(a, e.h, e.top)] - R.threshold)
 
 
 cdef inline int64_t _gain(const RankPlan* R, const PlanEntry* e, unsigned int outs) noexcept nogil:
@@ -186,7 +187,7 @@ cdef inline int64_t _gain(const RankPlan* R, const PlanEntry* e, unsigned int ou
 cdef inline int64_t _draw_excess(const RankPlan* R, const int* a, const PlanEntry* e, uint16_t outs) noexcept nogil:
     # the excess (unclipped) of one dealer hand of the entry drawing to a flush with the outs
     # ``outs`` (the thrown rank among them is an out, not a redraw)
-    return ((_stub_sum(R, e) + _gain(R, e, outs)) * R.g[_redraw_cards(a, e) - ((outs >> e.top) & 1)]
+    return ((_stub_sum(R, e) + _gain(R, e, outs)) * R.g[_redraw_cards(a, e.h, e.top) - ((outs >> e.top) & 1)]
             - R.threshold)
 
 
@@ -207,7 +208,7 @@ cdef void add_split(const RankPlan* R, int k, const int* a, uint16_t outs, int64
     suit's unseen ranks, whose draws make a flush instead of the plain draw (0: none)."""
     cdef const PlanEntry* e = &R.e[k]
     cdef uint16_t ftie = outs & ~(e.fwin | e.flose)    # every out makes a flush: it qualifies
-    cdef int64_t g = R.g[_redraw_cards(a, e) - ((outs >> e.top) & 1)]
+    cdef int64_t g = R.g[_redraw_cards(a, e.h, e.top) - ((outs >> e.top) & 1)]
     cdef int t
     if R.plain == NULL or R.plain[k] == 255:
         t = _cards_of(a, e.h, e.tie)
@@ -291,7 +292,7 @@ cdef void rank_plan(const Deal* D, const Settings* st, const int* a, int ysize, 
         b = &bd[j]
         h = D.ds_mask[i]
         top = D.ds_top[i]
-        c = a[top] - ((h >> top) & 1)
+        c = _redraw_cards(a, h, top)
         gc = R.g[c]
         # only the w stub cards whose draw qualifies below the player pay, best_pay each
         w = _cards_in(lo, hi, b.win) - b.win_h

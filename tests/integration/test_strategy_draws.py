@@ -264,6 +264,30 @@ def test_the_insurance_and_buys_of_a_card_are_counted_exactly(codes, seen, tmp_p
     assert moved == -sum(int(weights[r]) * loss for r, loss in zip(rows.tolist(), data["loss"]))
 
 
+def test_the_suit_classes_of_a_rank_level_deal_counted_in_passes(codes, seen):
+    """A shard's departures are counted in a pass per kernel setting (the card's insurance and
+    buys, then the best), so the suit classes of a rank-level deal share the kernel's store in
+    each: every class loses what counting its two actions in turn, the store made again for
+    each, gives."""
+    card = INSURING
+    played = card.codes(seen, card.decide(seen), RUSSIAN, codes.best, codes.second)
+    chosen = departing(played, codes.best, True, card.play)
+    hands, ups, _ = enumerate_classes()
+    # 4 4 7 J K against a king: a pair, a sixth card by the card
+    same = (np.sort(hands >> 2, axis=1) == [2, 2, 5, 9, 11]).all(axis=1) & (ups >> 2 == 11)
+    rows = np.flatnonzero(chosen & same)[:10]
+    assert len(rows) == 10 and (played[rows] == 2).all()
+    table, play = card.after_table, card.play
+    got = shard_losses(RUSSIAN, codes.table.fingerprint, 0, rows, played[rows], codes.best[rows],
+                       codes.best_ev[rows], after=table, play=play)
+    big = unit(RUSSIAN)
+    for row, loss in zip(rows.tolist(), got["loss"]):
+        hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
+        action, best = Action.from_code(int(played[row]), hand), Action.from_code(int(codes.best[row]), hand)
+        taken = deal.option_values(hand, up, [action], RUSSIAN, after=after_draw.row(table, up, action), play=play)[0]
+        assert Fraction(loss, big) == deal.option_values(hand, up, [best], RUSSIAN)[0] - taken
+
+
 def test_departures_equal_literal_enumeration(codes, seen):
     """A card's change of the results in departing classes against the reference, which settles
     every card drawn, every dealer hand and every buy draw one by one (actions it is quick for:
