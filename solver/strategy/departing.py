@@ -150,8 +150,15 @@ def _in_rank_order(rows: np.ndarray, order: list[int], count: Callable[[int, tup
     return {i: count(i, tuple(int(c) for c in hands[int(rows[i])]), int(ups[int(rows[i])])) for i in order}
 
 
-def _row(after: np.ndarray | None, up: int, action: Action) -> np.ndarray | None:
-    return after_draw.row(after, up, action) if after is not None else None
+def _card_action(played: np.ndarray, after: np.ndarray | None,
+                 count: Callable[[tuple[int, ...], int, Action, np.ndarray | None], T]
+                 ) -> Callable[[int, tuple[int, ...], int], T]:
+    """``count`` of the card's action in class i (its ``played`` code resolved to the hand), with
+    the card's bet or fold after that action's draw (its row of ``after``; None: the solver's)."""
+    def mine(i: int, hand: tuple[int, ...], up: int) -> T:
+        action = Action.from_code(int(played[i]), hand)
+        return count(hand, up, action, after_draw.row(after, up, action) if after is not None else None)
+    return mine
 
 
 def _sealed(payload: dict[str, Any]) -> str:
@@ -181,9 +188,8 @@ def shard_losses(rules: Rules, fingerprint: str, shard: int, rows: np.ndarray, p
     taken: dict[int, Fraction]
     skipped: dict[int, Fraction]
     if apart:
-        def mine(i: int, hand: tuple[int, ...], up: int) -> Fraction:
-            action = Action.from_code(int(played[i]), hand)
-            return option_values(hand, up, [action], rules, after=_row(after, up, action), play=play)[0]
+        mine = _card_action(played, after, lambda hand, up, action, row: option_values(
+            hand, up, [action], rules, after=row, play=play)[0])
 
         def best_of(i: int, hand: tuple[int, ...], up: int) -> Fraction:
             row = int(rows[i])
@@ -233,12 +239,9 @@ def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarra
             raise AssertionError("an option's rounds do not divide the unit")
         return scale, sum(x * k for x, k in r.results.items()) * scale
 
-    def mine(i: int, hand: tuple[int, ...], up: int) -> Returns:
-        action = Action.from_code(int(played[i]), hand)
-        return option_returns(hand, up, action, rules, after=_row(after, up, action), play=play)
-
     order = rank_order(hands[rows], ups[rows]).tolist()
-    taken = _in_rank_order(rows, order, mine)
+    taken = _in_rank_order(rows, order, _card_action(played, after, lambda hand, up, action, row: option_returns(
+        hand, up, action, rules, after=row, play=play)))
     skipped = _in_rank_order(rows, order, lambda i, hand, up: option_returns(
         hand, up, Action.from_code(int(best[i]), hand), rules))
     for i in order:
