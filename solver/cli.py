@@ -528,7 +528,7 @@ def strategy_check(
     Under rules with an exchange or a sixth card it reads the rules' complete strategy table with
     the results of optimal play (`rpoker tables results`) and plays out the deals where the card
     takes another action than the best, and, when it states the bet or fold after a draw
-    ([[after_draw]]), every deal where it draws; when it states its insurance or buying a game
+    (its after_draw rules), every deal where it draws; when it states its insurance or buying a game
     (insurance, buy_game), every deal it does not fold. What it leaves unstated is the solver's."""
     from . import strategy as strategy_mod
 

@@ -171,6 +171,53 @@ def card_text(lines: tuple[Line, ...], rules: Rules, name: str, after: tuple[Lin
     return "\n".join(out) + "\n"
 
 
+def _resolved(action: str, seen: Seen) -> np.ndarray:
+    """What ``action`` does in each deal of ``seen``: the mask of the cards an exchange keeps, or
+    (negative) which other action."""
+    if action.startswith("keep "):
+        kept: np.ndarray = Keep.parse(action[5:]).kept(seen)
+        return kept
+    return np.full(len(seen), -2 - KINDS.index(action))
+
+
+def plain(lines: tuple[Line, ...], rules: Rules, seen: Seen) -> tuple[Line, ...]:
+    """The first decision's ``lines`` as a person reads them: a keep of ranks that no hand the
+    line decides holds (the search's "keep A" for hands without an ace) says what it does, keep
+    nothing (the same cards thrown: all five); and a line whose every deal the lines below it
+    play the same way is left out (the search tells keeps apart by their words), until neither
+    changes a line.
+
+    >>> from solver.cards import parse_cards, parse_card
+    >>> from solver.rules import preset
+    >>> seen = Seen.of(np.asarray([parse_cards("Qh Jd 8c 5s 3h"), parse_cards("Ah Jd 8c 5s 3h")]),
+    ...                np.asarray([parse_card("9d"), parse_card("9d")]))
+    >>> lines = (Line((("holds", "A"),), "keep K"), Line((("holds", "J"),), "keep A"), Line((), "keep K"))
+    >>> [line.action for line in plain(lines, preset("oasis"), seen)]
+    ['keep nothing']
+    """
+    def deciding(rules_: list[Line], part: Seen) -> np.ndarray:
+        return parse(card_text(tuple(rules_), rules, rules.name), "first decision").decide(part)
+
+    out = list(lines)
+    before: list[Line] = []
+    while out != before:
+        before = list(out)
+        line = deciding(out, seen)
+        for k, rule in enumerate(out):
+            rows = np.flatnonzero(line == k)
+            if rule.action.startswith("keep ") and len(rows) and not _resolved(rule.action, seen.take(rows)).any():
+                out[k] = replace(rule, action="keep nothing")
+        for k in range(len(out) - 2, -1, -1):
+            part = seen.take(np.flatnonzero(deciding(out, seen) == k))
+            rest = out[:k] + out[k + 1:]
+            below = deciding(rest, part)
+            if all(np.array_equal(_resolved(out[k].action, part.take(np.flatnonzero(below == j))),
+                                  _resolved(rest[j].action, part.take(np.flatnonzero(below == j))))
+                   for j in np.unique(below).tolist()):
+                del out[k]
+    return tuple(out)
+
+
 def _bet_fold_losses(counts: Counts) -> np.ndarray:
     """What betting and folding lose in each class (rules without draws), in antes per deal."""
     n, den, value = (counts.counts[:, BET[k]] for k in ("n", "den", "value"))
@@ -876,6 +923,8 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
                     key=lambda j: cards[m - j + 1][1] / deals + ruled[j][1])
             if ruled[j][0] != (Line((), "none"),):      # one line "none": never, as it stands
                 chosen, insurance = cards[m - j + 1][0], ruled[j][0]
+        if rules.draws:
+            chosen = plain(chosen, rules, seen)
         size = len(chosen) + len(later) + later_play.lines(play, len(insurance))
         if out and size == out[-1].size:
             continue                          # no condition lowers the loss further
@@ -920,8 +969,8 @@ def markdown(d: Derived, curve: list[Derived], most: int) -> str:
         out += ["", f"Of the cost, {float(c.after_draw_cost) * 100:.6f} % is lost by {later_words(c)} where the "
                     "first action is the best."]
     if d.size < most:
-        out += ["", f"The search stops at {d.size} of the {most} lines allowed: no split it finds both sorts "
-                    "the deals further and fits in the lines left."]
+        out += ["", f"The card takes {d.size} of the {most} lines allowed: the search finds no line that lowers "
+                    "its loss in the lines left, or a line played its deals as the lines below it do."]
     if curve:
         out += ["", "| lines | house edge | cost against optimal play (% of the ante) |", "|---|---|---|"]
         out += [f"| {x.size} | {float(-x.check.ev) * 100:.6f} % | {float(x.check.cost) * 100:.6f} % |"

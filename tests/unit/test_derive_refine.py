@@ -174,3 +174,37 @@ def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
     assert derive._kept_card(kept[0]) == found[3]
     assert derive.search(cells, loss, names, (3, 5), True) == found
     assert derive.search(cells, loss, names, (3, 5), True, jobs=2) == found     # a size a worker
+
+
+def test_plain_words_play_every_deal_as_the_search_s_lines():
+    """``plain`` rewrites a keep of ranks the line's hands never hold as "keep nothing" and
+    leaves out the lines the lines below play alike: every deal keeps the same cards, and no keep
+    it leaves names ranks none of its line's hands holds."""
+    from solver.classes import enumerate_classes
+    from solver.rules import preset
+    from solver.strategy.card import parse
+    from solver.strategy.hands import Seen
+
+    hands, ups, _ = enumerate_classes()
+    rows = np.random.default_rng(5).choice(len(hands), 40_000, replace=False)
+    seen = Seen.of(hands[rows], ups[rows])
+    rules = preset("oasis")
+    # the third line's hands hold no K, the last's no A: both throw all five
+    lines = (derive.Line((("category", "pair+"),), "bet"), derive.Line((("holds", "A"),), "keep A"),
+             derive.Line((("holds", "J"), ("group", "J-Q")), "keep K"), derive.Line((), "keep A"))
+    out = derive.plain(lines, rules, seen)
+
+    def resolved(card_lines):
+        line = parse(derive.card_text(card_lines, rules, "t"), "t").decide(seen)
+        got = np.empty(len(seen), np.int64)
+        for k, rule in enumerate(card_lines):
+            got[line == k] = derive._resolved(rule.action, seen.take(np.flatnonzero(line == k)))
+        return got, line
+
+    before, _ = resolved(lines)
+    after, line = resolved(out)
+    assert (before == after).all()
+    assert [rule.action for rule in out] == ["bet", "keep A", "keep nothing"]
+    for k, rule in enumerate(out):
+        if rule.action.startswith("keep ") and rule.action != "keep nothing":
+            assert (after[line == k] > 0).any()
