@@ -42,8 +42,9 @@ def to_text(c: CardCheck) -> str:
         lines += [f"  line {r.line:>3}  {r.words()}" for r in c.card.after_draw]
     else:
         lines += ["", "after an exchange or a sixth card: bet or fold as the solver does (optimal)"]
-    lines += ["", f"when betting: {c.card.play.describe()}"
-              + (" (the solver's: the best)" if c.card.play.best else "")]
+    if c.rules.insurance or c.rules.buy_game:
+        lines += ["", f"when betting: {c.card.play.describe()}"
+                  + (" (the solver's: the best)" if c.card.play.best else "")]
     if c.card.insurance:
         lines += ["insurance, with three of a kind or better (line of the file: the final hand's rule):"]
         lines += [f"  line {r.line:>3}  {r.words()}" for r in c.card.insurance]
