@@ -68,6 +68,21 @@ def test_the_shipped_cards_load_by_name():
     assert strategy.load("caribbean-akj83").rules == "caribbean"
 
 
+def test_every_shipped_card_decides_every_deal_under_its_rules():
+    """Each card installed with rpoker names rules that load, states only decisions they offer,
+    and decides every deal of a sample by one of its lines (the oasis card included, whose table
+    is not shipped)."""
+    hands, ups, _ = enumerate_classes()
+    rows = np.random.default_rng(3).choice(len(hands), 50_000, replace=False)
+    seen = strategy.Seen.of(hands[rows], ups[rows])
+    names = set(strategy.shipped())
+    assert {"oasis-derived", "caribbean-derived", "russian-derived"} <= names
+    for name in sorted(names):
+        card = strategy.load(name)
+        card.check_play(rules.load(card.rules))
+        assert (card.decide(seen) >= 0).all(), name
+
+
 def test_conditions():
     seen = strategy.Seen.of(np.asarray([parse_cards("Ah Kd Jc 8s 3h"), parse_cards("Ah Kd Jc 8s 2h"),
                                         parse_cards("9h 9d 4c 4s 2h")]),
