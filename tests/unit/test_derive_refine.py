@@ -208,3 +208,38 @@ def test_plain_words_play_every_deal_as_the_search_s_lines():
     for k, rule in enumerate(out):
         if rule.action.startswith("keep ") and rule.action != "keep nothing":
             assert (after[line == k] > 0).any()
+
+
+def test_a_card_of_more_lines_never_loses_more():
+    """``_shrunk``: a size's card is at least as good as the next larger card with its cheapest
+    lines left out, and as a smaller card; each estimate is the card's loss, line by line."""
+    from solver.classes import enumerate_classes
+    from solver.strategy.hands import Seen
+
+    hands, ups, _ = enumerate_classes()
+    rows = np.random.default_rng(7).choice(len(hands), 3_000, replace=False)
+    seen = Seen.of(hands[rows], ups[rows])
+    rng = np.random.default_rng(8)
+    names = ("bet", "fold", "sixth_card")
+    loss = rng.random((len(rows), 3)) * (1 + seen.category[:, None] * np.asarray([0.0, 1.0, 0.5]))
+    vocabulary = derive.atoms(True)
+    masks = derive._masks(seen, vocabulary)
+
+    def lost(card):
+        listed = [(tuple(vocabulary.index(c) for c in line.when), names.index(line.action)) for line in card]
+        return _loss(listed, loss, masks)
+
+    big = derive._search_size(seen, loss, names, 4, True, 2, masks)[1]
+    worst = int(np.argmax(loss.sum(axis=0)))
+    cards = {2: ((derive.Line((), names[worst]),), float(loss[:, worst].sum())), 4: big,
+             6: ((derive.Line((), names[worst]),), float(loss[:, worst].sum()))}
+    out = derive._shrunk(cards, seen, loss, names, True)
+    assert out[4] == big and out[6] == big         # a smaller card fits in six lines
+    assert out[2][1] < cards[2][1] and len(out[2][0]) <= 2 and out[2][0][-1].when == ()
+    fewer = big[0]
+    while len(fewer) > 2:      # the larger card's cheapest lines to lose, one by one, by hand
+        fewer = min((fewer[:k] + fewer[k + 1:] for k in range(len(fewer) - 1)), key=lost)
+    assert out[2][1] == pytest.approx(min(lost(fewer), cards[2][1]), rel=1e-12)
+    for size, (card, estimate) in out.items():
+        assert len(card) <= size and estimate == pytest.approx(lost(card), rel=1e-12)
+    assert out[2][1] >= out[4][1] >= out[6][1]
