@@ -171,15 +171,6 @@ def card_text(lines: tuple[Line, ...], rules: Rules, name: str, after: tuple[Lin
     return "\n".join(out) + "\n"
 
 
-def _resolved(action: str, seen: Seen) -> np.ndarray:
-    """What ``action`` does in each deal of ``seen``: the mask of the cards an exchange keeps, or
-    (negative) which other action."""
-    if action.startswith("keep "):
-        kept: np.ndarray = Keep.parse(action[5:]).kept(seen)
-        return kept
-    return np.full(len(seen), -2 - KINDS.index(action))
-
-
 def plain(lines: tuple[Line, ...], rules: Rules, seen: Seen) -> tuple[Line, ...]:
     """The first decision's ``lines`` as a person reads them: a keep of ranks that no hand the
     line decides holds (the search's "keep A" for hands without an ace) says what it does, keep
@@ -198,6 +189,12 @@ def plain(lines: tuple[Line, ...], rules: Rules, seen: Seen) -> tuple[Line, ...]
     def deciding(rules_: list[Line], part: Seen) -> np.ndarray:
         return parse(card_text(tuple(rules_), rules, rules.name), "first decision").decide(part)
 
+    def played(action: str, part: Seen) -> np.ndarray:
+        """The table code of ``action`` in each deal (-1 where a keep names no card of it)."""
+        code, impossible = _action_codes(part, rules, action)
+        out: np.ndarray = np.where(impossible, -1, code)
+        return out
+
     out = list(lines)
     before: list[Line] = []
     while out != before:
@@ -205,16 +202,20 @@ def plain(lines: tuple[Line, ...], rules: Rules, seen: Seen) -> tuple[Line, ...]
         line = deciding(out, seen)
         for k, rule in enumerate(out):
             rows = np.flatnonzero(line == k)
-            if rule.action.startswith("keep ") and len(rows) and not _resolved(rule.action, seen.take(rows)).any():
+            keeps = rule.action.startswith("keep ")
+            if keeps and len(rows) and (played(rule.action, seen.take(rows)) == ALL_FIVE).all():
                 out[k] = replace(rule, action="keep nothing")
         for k in range(len(out) - 2, -1, -1):
-            part = seen.take(np.flatnonzero(deciding(out, seen) == k))
+            rows = np.flatnonzero(line == k)
+            part = seen.take(rows)
             rest = out[:k] + out[k + 1:]
             below = deciding(rest, part)
-            if all(np.array_equal(_resolved(out[k].action, part.take(np.flatnonzero(below == j))),
-                                  _resolved(rest[j].action, part.take(np.flatnonzero(below == j))))
+            if all(np.array_equal(played(out[k].action, part.take(np.flatnonzero(below == j))),
+                                  played(rest[j].action, part.take(np.flatnonzero(below == j))))
                    for j in np.unique(below).tolist()):
                 del out[k]
+                line[line > k] -= 1          # the lines below move up; line k's deals go to theirs
+                line[rows] = below
     return tuple(out)
 
 
@@ -499,9 +500,9 @@ def _shrunk(cards: dict[int, tuple[tuple[Line, ...], float]], seen: Seen, loss: 
         while len(listed) > size:
             k = min(range(len(listed) - 1), key=lambda k: total(listed[:k] + listed[k + 1:]))
             del listed[k]
-        if total(listed) < out[size][1]:
-            out[size] = (tuple(Line(tuple(vocabulary[i] for i in path), names[a]) for path, a in listed),
-                         total(listed))
+        shrunk = total(listed)
+        if shrunk < out[size][1]:
+            out[size] = (tuple(Line(tuple(vocabulary[i] for i in path), names[a]) for path, a in listed), shrunk)
     for smaller, size in zip(sizes[::-1], sizes[-2::-1]):
         if out[smaller][1] < out[size][1]:
             out[size] = out[smaller]
