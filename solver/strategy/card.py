@@ -151,8 +151,12 @@ AFTER_DRAW_ONLY = ("thrown_matches_up",)
 #: draw conditions: the least and most cards they may ask for, what a person calls them
 DRAWS = {"to_flush": (3, 5, "a flush"), "to_straight_flush": (3, 5, "a straight flush"),
          "to_royal": (2, 5, "a royal flush")}
-STRAIGHT_DRAWS = {"open": ("an open-ended straight draw (or a straight)", 2, 13),
-                  "inside": ("an inside straight draw", 1, 1), "any": ("four to a straight (or a straight)", 1, 13)}
+#: straight draws: their words, what of ``Seen`` they count and the least and most of it
+STRAIGHT_DRAWS = {"open": ("an open-ended straight draw (or a straight)", "straight_outs", 2, 13),
+                  "inside": ("an inside straight draw", "straight_outs", 1, 1),
+                  "any": ("four to a straight (or a straight)", "straight_outs", 1, 13),
+                  "double": ("five cards of six ranks in a row (a sixth card of the missing rank pays two straights)"
+                             " or a straight", "six_outs", 1, 2)}
 CONDITIONS = ("category", "up", "up_matches", "up_matches_group", "holds", "holds_all", "group", "at_least",
               "up_below", "up_above", "highest_suited", *DRAWS, "to_straight", *AFTER_DRAW_ONLY)
 
@@ -202,11 +206,16 @@ def _draw(key: str, value: Any) -> tuple[Test, str]:
 
 def _straight(value: Any) -> tuple[Test, str]:
     """``to_straight = "open"``: four cards to a straight, completed by two ranks (or a straight
-    made); ``"inside"``: by one rank; ``"any"``: either."""
+    made); ``"inside"``: by one rank; ``"any"``: either; ``"double"``: five cards one rank short
+    of six in a row (4 5 6 8 9), or a straight, which a sixth card can make two straights."""
     if value not in STRAIGHT_DRAWS:
         raise ValueError(f"to_straight must be one of {', '.join(STRAIGHT_DRAWS)}, not {value!r}")
-    words, low, high = STRAIGHT_DRAWS[value]
-    return (lambda s: (s.straight_outs >= low) & (s.straight_outs <= high)), words
+    words, counted, low, high = STRAIGHT_DRAWS[value]
+
+    def holds(s: Seen) -> np.ndarray:
+        outs: np.ndarray = getattr(s, counted)
+        return (outs >= low) & (outs <= high)
+    return holds, words
 
 
 @dataclass(frozen=True)

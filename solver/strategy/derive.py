@@ -27,6 +27,7 @@ exact there, up to the floats' rounding.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -109,7 +110,8 @@ def atoms(draws: bool = False, thrown: bool = False) -> list[tuple[str, Any]]:
         # the up-card against the hand's cards: what an exchange hopes to pair against the dealer's
         out += [("up_below", "group")] + [("up_above", n) for n in (*range(1, 6), "group")]
         out += [("to_flush", 3), ("to_flush", 4), ("to_straight", "open"), ("to_straight", "inside"),
-                ("to_straight_flush", 3), ("to_straight_flush", 4), ("to_royal", 3), ("to_royal", 4)]
+                ("to_straight", "double"), ("to_straight_flush", 3), ("to_straight_flush", 4), ("to_royal", 3),
+                ("to_royal", 4)]
         out += [("highest_suited", n) for n in range(2, 6)]
     if thrown:
         out += [("thrown_matches_up", True), ("thrown_matches_up", False)]
@@ -592,9 +594,11 @@ def _search_size(seen: Seen, loss: np.ndarray, names: tuple[str, ...], size: int
 
 def _search_key(loss: np.ndarray, masks: np.ndarray, names: tuple[str, ...], lookahead: int) -> str:
     """What a kept search card is found by: the cells' losses and conditions, the actions, and
-    this module's code (a search changed since is run again)."""
-    h = hashlib.sha256(f"rpoker derive search {__version__} {names} {lookahead}".encode())
-    h.update(Path(__file__).read_bytes())
+    the search's code and constants (a search changed since is run again; an edit elsewhere in
+    this module keeps the hours of search done)."""
+    h = hashlib.sha256(f"rpoker derive search {__version__} {names} {lookahead} {NARROWS} {AHEAD} {REFINE} "
+                       f"{PAIRED}".encode())
+    h.update(_SEARCH_CODE.encode())
     h.update(np.ascontiguousarray(loss, np.float64).tobytes())
     h.update(np.packbits(masks > 0).tobytes())
     return h.hexdigest()[:24]
@@ -838,6 +842,11 @@ def _lines(root: _Node, names: tuple[str, ...], vocabulary: list[tuple[str, Any]
             continue
         out.insert(0, (line, path))
     return tuple(line for line, _ in out)
+
+
+#: the search's code, read once: a card kept by a search of other code is searched again (``_search_key``)
+_SEARCH_CODE = "".join(inspect.getsource(code) for code in (atoms, _narrowing, _stated, _Node, _impurity, _search_size,
+                                                             _grow, _decided, _retouch, _refine, _lines))
 
 
 def after_draw_lines(size: int) -> range:

@@ -41,6 +41,23 @@ def _outs() -> np.ndarray:
 OUTS = _outs()
 """For each 13-bit set of ranks, how many ranks would make a straight with it."""
 
+#: six ranks in a row as 13-bit masks, A-2-3-4-5-6 first: a sixth card making one pays two straights
+SIX_RUNS = np.asarray([0b1_0000_0001_1111] + [0b111111 << low for low in range(8)], np.int64)
+
+
+def _six_outs() -> np.ndarray:
+    masks = np.arange(1 << 13)
+    outs = np.zeros(1 << 13, np.int64)
+    for rank in range(13):
+        with_it = masks | (1 << rank)
+        new = (masks >> rank) & 1 == 0
+        outs += new & ((with_it[:, None] & SIX_RUNS) == SIX_RUNS).any(axis=1)
+    return outs
+
+
+SIX_OUTS = _six_outs()
+"""For each 13-bit set of ranks, how many ranks not in it would make six ranks in a row with it."""
+
 
 def _popcount(x: np.ndarray) -> np.ndarray:
     counted: np.ndarray = BITS[x]
@@ -64,6 +81,8 @@ class Seen:
     >>> s = Seen.of(np.asarray([parse_cards("Jh Th 9h 8h 2c")]), np.asarray([parse_card("9d")]))
     >>> int(s.to_flush[0]), int(s.straight_outs[0]), int(s.to_straight_flush[0]), int(s.to_royal[0])
     (4, 2, 4, 2)
+    >>> int(Seen.of(np.asarray([parse_cards("9h 8d 6c 5s 4h")]), np.asarray([parse_card("2d")])).six_outs[0])
+    1
     >>> int(Seen.of(np.asarray([parse_cards("Ah Kd 9h 7c 3h")]), np.asarray([parse_card("2d")])).suited_place[0])
     3
     """
@@ -141,6 +160,13 @@ class Seen:
         """How many ranks would make a straight with the hand's cards (13 for a straight made;
         2 for an open-ended draw, 1 for an inside one, 0 for none)."""
         outs: np.ndarray = OUTS[self.rank_mask]
+        return outs
+
+    @cached_property
+    def six_outs(self) -> np.ndarray:
+        """How many ranks a sixth card could have to make six ranks in a row, i.e. two straights
+        (1 for 4 5 6 8 9, 2 for a straight of 5 to 9: a 4 or a T; 0 with a pair)."""
+        outs: np.ndarray = SIX_OUTS[self.rank_mask]
         return outs
 
     @cached_property

@@ -29,6 +29,10 @@ def _random_hands(n: int, seed: int) -> list[list[int]]:
         cards = [(r << 2) | suit for r in rng.sample(range(low, low + 5), 4)]
         cards.append(rng.choice([c for c in range(52) if c not in cards]))
         hands.append(cards)
+    for _ in range(n // 4):
+        # five of six ranks in a row (4 5 6 8 9, or a straight), any suits
+        low = rng.randrange(-1, 8)
+        hands.append([(r % 13 << 2) | rng.randrange(4) for r in rng.sample(range(low, low + 6), 5)])
     return hands
 
 
@@ -39,6 +43,7 @@ def _seen(hands: list[list[int]]) -> Seen:
 def test_draws_against_their_definitions():
     hands = _random_hands(3000, 1)
     s = _seen(hands)
+    assert {0, 1, 2} <= set(s.six_outs.tolist())
     for i, hand in enumerate(hands):
         ranks = {c >> 2 for c in hand}
         by_suit = [{c >> 2 for c in hand if c & 3 == suit} for suit in range(4)]
@@ -46,6 +51,9 @@ def test_draws_against_their_definitions():
         assert s.straight_outs[i] == sum(_straight(ranks | {r}) for r in range(13))
         assert s.to_straight_flush[i] == max(len(x & w) for x in by_suit for w in STRAIGHTS)
         assert s.to_royal[i] == max(len(x & ROYAL) for x in by_suit)
+        # a sixth card of a new rank making two straights: six ranks in a row
+        assert s.six_outs[i] == sum(r not in ranks and sum(_straight((ranks | {r}) - {c}) for c in ranks | {r}) >= 2
+                                    for r in range(13))
         # the place from the highest of the highest card's best suited mate (no pair), else 0
         order = sorted(ranks, reverse=True)
         top = max(hand)
