@@ -29,34 +29,25 @@ HIGHEST = np.asarray([-1] + [v.bit_length() - 1 for v in range(1, 1 << 13)], np.
 """The highest rank in each 13-bit mask (-1 for none)."""
 
 
-def _outs() -> np.ndarray:
-    masks = np.arange(1 << 13)
-    outs = np.zeros(1 << 13, np.int64)
-    for rank in range(13):
-        with_it = masks | (1 << rank)
-        outs += ((with_it[:, None] & STRAIGHTS) == STRAIGHTS).any(axis=1)
-    return outs
-
-
-OUTS = _outs()
-"""For each 13-bit set of ranks, how many ranks would make a straight with it."""
-
 #: six ranks in a row as 13-bit masks, A-2-3-4-5-6 first: a sixth card making one pays two straights
 SIX_RUNS = np.asarray([0b1_0000_0001_1111] + [0b111111 << low for low in range(8)], np.int64)
 
 
-def _six_outs() -> np.ndarray:
+def _outs(runs: np.ndarray) -> np.ndarray:
+    """For each 13-bit set of ranks, how many ranks would complete one of ``runs`` with it."""
     masks = np.arange(1 << 13)
     outs = np.zeros(1 << 13, np.int64)
     for rank in range(13):
         with_it = masks | (1 << rank)
-        new = (masks >> rank) & 1 == 0
-        outs += new & ((with_it[:, None] & SIX_RUNS) == SIX_RUNS).any(axis=1)
+        outs += ((with_it[:, None] & runs) == runs).any(axis=1)
     return outs
 
 
-SIX_OUTS = _six_outs()
-"""For each 13-bit set of ranks, how many ranks not in it would make six ranks in a row with it."""
+OUTS = _outs(STRAIGHTS)
+"""For each 13-bit set of ranks, how many ranks would make a straight with it."""
+
+SIX_OUTS = _outs(SIX_RUNS)
+"""For each 13-bit set of ranks (at most five), how many ranks would make six in a row with it."""
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
