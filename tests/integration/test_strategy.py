@@ -109,6 +109,19 @@ def test_the_highest_card_suited():
         [True, False, False, False, False], [True, True, False, False, False], [True, True, False, False, False]]
 
 
+def test_a_double_straight_draw():
+    """``to_straight = "double"``: five cards of six ranks in a row (the wheel's ace low too) or a
+    straight, which a sixth card can make two straights; not four to an inside straight with
+    another card, nor a pair."""
+    hands = ["9h 8d 6c 5s 4h", "Ah 2d 3c 4s 6h", "Ah Kd Qc Js 9h", "9h 8d 7c 6s 5h", "9h 8d 6c 5s 2h",
+             "9h 9d 8c 6s 5h", "Ah Kd Qc Js Th"]
+    seen = strategy.Seen.of(np.asarray([parse_cards(h) for h in hands]), np.asarray([parse_card("2c")] * 7))
+    assert seen.six_outs.tolist() == [1, 1, 1, 2, 0, 0, 1]
+    card = _card('[[first]]\nwhen = { to_straight = "double" }\ndo = "sixth_card"\n[[first]]\ndo = "fold"')
+    assert card.first[0].holds(seen).tolist() == [True, True, True, True, False, False, True]
+    assert "two straights" in card.first[0].words()
+
+
 def test_the_up_card_against_the_pair():
     """``up_above``/``up_below = "group"`` compare the up-card with the pair (or trips; the highest
     card without one); equal ranks are neither above nor below."""
