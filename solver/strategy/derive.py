@@ -453,8 +453,8 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
     vocabulary = atoms(draws, seen.thrown_up is not None)
     masks = _masks(seen, vocabulary)
     key = _search_key(loss, masks, names, lookahead) if folder is not None else None
-    chain = hashlib.sha256(f"{key} {sorted(sizes)} {CHAIN} {inspect.getsource(_chained)}".encode()).hexdigest()[:24]
     if folder is not None:
+        chain = hashlib.sha256(f"{key} {sorted(sizes)} {CHAIN} {inspect.getsource(_chained)}".encode()).hexdigest()[:24]
         chained = {size: _kept_card(folder / f"chained-{size}-{chain}.npy") for size in sizes}
         if all(card is not None for card in chained.values()):
             return {size: card for size, card in chained.items() if card is not None}
@@ -484,7 +484,9 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
             note(f"card of at most {size} lines found ({len(card[0])} lines)")
     if note is not None and len(sizes) > 1:
         note(f"refining the cards of {', '.join(map(str, sorted(sizes)))} lines from each other's")
-    out = _chained({size: out[size] for size in sizes}, seen, loss, names, draws)
+    if jobs > 1 and len(todo) > 1:
+        masks = _masks(seen, vocabulary)     # stated again once the workers are done
+    out = _chained({size: out[size] for size in sizes}, loss, names, vocabulary, masks)
     if folder is not None:
         for size, card in out.items():
             _keep_card(folder / f"chained-{size}-{chain}.npy", card)
@@ -495,8 +497,8 @@ CHAIN = 3
 """The most passes of ``_chained`` up and down the sizes."""
 
 
-def _chained(cards: dict[int, tuple[tuple[Line, ...], float]], seen: Seen, loss: np.ndarray,
-             names: tuple[str, ...], draws: bool) -> dict[int, tuple[tuple[Line, ...], float]]:
+def _chained(cards: dict[int, tuple[tuple[Line, ...], float]], loss: np.ndarray, names: tuple[str, ...],
+             vocabulary: list[tuple[str, Any]], masks: np.ndarray) -> dict[int, tuple[tuple[Line, ...], float]]:
     """The searched ``cards`` by size, each replaced by the card of the next smaller size refined
     with room for more lines (``_refine``), or by the card of the next larger size with its lines
     that cost least to lose left out down to its size and refined, where that loses less: up and
@@ -505,10 +507,9 @@ def _chained(cards: dict[int, tuple[tuple[Line, ...], float]], seen: Seen, loss:
     apart, and one search may end far from another: on the default rules' cells, with
     ``to_straight = "double"`` offered, the search of 17 lines ended at 0.842 % (its estimate),
     and the earlier search's 17 lines, refined, lose 0.436 %; a good card of one size lends its
-    lines to the others."""
-    vocabulary = atoms(draws, seen.thrown_up is not None)
+    lines to the others. (``masks``: each condition of ``vocabulary`` over the cells, as
+    ``_masks``.)"""
     index = {c: i for i, c in enumerate(vocabulary)}
-    masks = _masks(seen, vocabulary)
     held = masks > 0
     by_cell = np.ascontiguousarray(masks.T)
     listed = {size: [(tuple(index[c] for c in line.when), names.index(line.action)) for line in card]

@@ -242,7 +242,7 @@ def test_a_card_of_more_lines_never_loses_more():
     worst = int(np.argmax(loss.sum(axis=0)))
     cards = {2: ((derive.Line((), names[worst]),), float(loss[:, worst].sum())), 4: big,
              6: ((derive.Line((), names[worst]),), float(loss[:, worst].sum()))}
-    out = derive._chained(cards, seen, loss, names, True)
+    out = derive._chained(cards, loss, names, vocabulary, masks)
     fewer = big[0]
     while len(fewer) > 2:      # the larger card's cheapest lines to lose, one by one, by hand
         fewer = min((fewer[:k] + fewer[k + 1:] for k in range(len(fewer) - 1)), key=lost)
