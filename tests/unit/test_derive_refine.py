@@ -34,7 +34,7 @@ def test_the_best_line_inserted_is_the_best_of_all(seed, monkeypatch):
     best = min(_loss(start[:p] + [(path, a)] + start[p:], loss, masks)
                for p in range(len(start)) for path in candidates for a in range(3))
     monkeypatch.setattr(derive, "PAIRED", 12)
-    monkeypatch.setattr(derive, "REFINE", 1)
+    monkeypatch.setattr(derive, "REFINE", 0)         # the insertion into the room left, no round after
     assert _loss(derive._refine(loss, masks, vocabulary, start, 4), loss, masks) == pytest.approx(best, abs=1e-9)
     monkeypatch.setattr(derive, "REFINE", 30)
     more = derive._refine(loss, masks, vocabulary, start, 4)
@@ -62,7 +62,7 @@ def test_the_bet_after_a_draw_follows_the_gains():
             good = (STRENGTH_CATEGORY >= PAIR) | ((STRENGTH_CATEGORY == AK) & matches)
             gains[thrown, up, reached] = np.where(good, 1, -1)[reached] * rng.random(int(reached.sum()))
     lines, loss = derive._final_rules(gains, ACTIONS, range(4, 5))[4]
-    assert len(lines) == 4 and lines[-1] == derive.Line((), "fold") and loss == 0
+    assert len(lines) == 4 and lines[-1].when == () and loss == 0
     assert any(("thrown_matches_up", True) in line.when for line in lines)
     table = bet_table(parse(derive.card_text((derive.Line((), "optimal"),), load("russian"), "t", lines), "t.toml"))
     assert ((table == 1) == (gains > 0))[gains != 0].all()
@@ -111,7 +111,7 @@ def test_two_conditions_of_the_card_s_lines_are_tried_together(monkeypatch):
     vocabulary = [(f"key{i}", i) for i in range(12)]
     start = [((10, 2), 0), ((11, 3), 0), ((), 0)]
     monkeypatch.setattr(derive, "PAIRED", 1)
-    monkeypatch.setattr(derive, "REFINE", 1)
+    monkeypatch.setattr(derive, "REFINE", 0)
     refined = derive._refine(loss, masks, vocabulary, start, 4)
     assert any(set(path) == {10, 11} and action == 1 for path, action in refined)
     assert _loss(refined, loss, masks) < _loss(start, loss, masks)
@@ -220,7 +220,8 @@ def test_plain_words_play_every_deal_as_the_search_s_lines():
 
 def test_a_card_of_more_lines_never_loses_more():
     """``_chained``: a size's card is at least as good as the next larger card with its cheapest
-    lines left out, as a smaller card, and as its own search's; each estimate is the card's loss,
+    lines left out, as a smaller card, and as its own search's, and the largest as its seed (grown
+    to twice its size) with its cheapest lines left out; each estimate is the card's loss,
     line by line."""
     from solver.classes import enumerate_classes
     from solver.strategy.hands import Seen
@@ -247,7 +248,50 @@ def test_a_card_of_more_lines_never_loses_more():
     while len(fewer) > 2:      # the larger card's cheapest lines to lose, one by one, by hand
         fewer = min((fewer[:k] + fewer[k + 1:] for k in range(len(fewer) - 1)), key=lost)
     assert out[2][1] <= min(lost(fewer), cards[2][1]) * (1 + 1e-12)
+    # the seed: the largest card grown to SEED times its size, then its cheapest lines left out
+    seed = derive._refine(loss, masks, vocabulary, [((), worst)], derive.SEED * 6)
+    assert 6 < len(seed) <= derive.SEED * 6
+    seeded = tuple(derive.Line(tuple(vocabulary[i] for i in path), names[a]) for path, a in seed)
+    while len(seeded) > 6:
+        seeded = min((seeded[:k] + seeded[k + 1:] for k in range(len(seeded) - 1)), key=lost)
+    assert out[6][1] <= lost(seeded) * (1 + 1e-12) < cards[6][1]
     assert out[4][1] <= big[1] * (1 + 1e-12) and out[6][1] <= big[1] * (1 + 1e-12)
     for size, (card, estimate) in out.items():
         assert len(card) <= size and card[-1].when == () and estimate == pytest.approx(lost(card), rel=1e-12)
     assert out[2][1] >= out[4][1] >= out[6][1]
+
+
+def test_the_search_s_sums_are_exact_in_any_order():
+    """``_on_grid``: the losses the search sums are moved by at most half a step of a power of
+    two, and their sums over any cells come out the same in any order (so a machine's BLAS,
+    summing in its own order, finds the same card); the search over the cells in another order
+    finds the same card."""
+    import math
+
+    from solver.classes import enumerate_classes
+    from solver.strategy.hands import Seen
+
+    rng = np.random.default_rng(11)
+    loss = rng.random((5_000, 3)) * 10.0 ** rng.integers(-6, 3, (5_000, 3))
+    loss[rng.random(5_000) < 0.1, 2] = derive.IMPOSSIBLE
+    grid = derive._on_grid(loss)
+    possible = np.where(loss < derive.IMPOSSIBLE, loss, 0)
+    assert 0 < np.abs(grid - loss).max() <= 2.0 ** -50 * 4 * possible.sum(axis=0).max()
+    some = rng.random(5_000) < 0.5
+    for a in range(3):
+        column = grid[some & (loss[:, a] < derive.IMPOSSIBLE), a]
+        assert column.sum() == column[::-1].sum() == math.fsum(column) == column[rng.permutation(len(column))].sum()
+        both = some & (loss[:, a] < derive.IMPOSSIBLE) & (loss[:, (a + 1) % 3] < derive.IMPOSSIBLE)
+        gain = grid[:, a] - grid[:, (a + 1) % 3]
+        assert both.astype(np.float64) @ gain == math.fsum(gain[both])
+    # (unrounded, the order shows)
+    assert not all(math.fsum(loss[some, a]) == loss[some, a][::-1].sum() == loss[some, a].sum() for a in range(3))
+
+    hands, ups, _ = enumerate_classes()
+    rows = np.random.default_rng(12).choice(len(hands), 2_000, replace=False)
+    seen = Seen.of(hands[rows], ups[rows])
+    names = ("bet", "fold", "sixth_card")
+    few = rng.random((2_000, 3)) * (1 + seen.category[:, None] * np.asarray([0.0, 1.0, 0.5]))
+    order = rng.permutation(2_000)
+    assert derive.search(seen, few, names, (3, 5), True) == derive.search(seen.take(order), few[order], names, (3, 5),
+                                                                          True)
