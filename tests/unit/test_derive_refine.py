@@ -157,27 +157,38 @@ def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
     cells = Seen.of(hands[rows], ups[rows])
     names = derive.actions(load("russian"))
     loss = np.random.default_rng(6).random((400, len(names)))
+    monkeypatch.setattr(derive, "PERTURB", 2)          # its workers too: search passes it on
     found = derive.search(cells, loss, names, (3, 5), True, folder=tmp_path)
     kept = sorted(tmp_path.glob("search-*.npy"))
     assert len(kept) == 2 and len(list(tmp_path.glob("chained-*.npy"))) == 2
+    assert len(list(tmp_path.glob("perturbed-*.npy"))) == 2
 
     def no_search(*args, **kwargs):
         raise AssertionError("searched again")
 
+    def unlink(stage):
+        for card in tmp_path.glob(f"{stage}-*.npy"):
+            card.unlink()
+
     with monkeypatch.context() as m:
         m.setattr(derive, "_grow", no_search)
+        m.setattr(derive, "_refine", no_search)
         assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
         with pytest.raises(AssertionError, match="searched again"):
             derive.search(cells, loss[::-1].copy(), names, (3,), True, folder=tmp_path)
-    for chained in tmp_path.glob("chained-*.npy"):
-        chained.unlink()         # the sizes chained again from the searches kept
+    unlink("perturbed")          # shaken again from the chained cards kept
+    with monkeypatch.context() as m:
+        m.setattr(derive, "_grow", no_search)
+        assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
+    unlink("chained")            # the sizes chained again from the searches kept
+    unlink("perturbed")
     with monkeypatch.context() as m:
         m.setattr(derive, "_grow", no_search)
         assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
     searched = derive._kept_card(kept[0])
     kept[0].write_bytes(kept[0].read_bytes()[:-1] + b"x")
-    for chained in tmp_path.glob("chained-*.npy"):
-        chained.unlink()
+    unlink("chained")
+    unlink("perturbed")
     assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
     assert derive._kept_card(kept[0]) == searched is not None
     assert derive.search(cells, loss, names, (3, 5), True) == found
@@ -220,8 +231,7 @@ def test_plain_words_play_every_deal_as_the_search_s_lines():
 
 def test_a_card_of_more_lines_never_loses_more():
     """``_chained``: a size's card is at least as good as the next larger card with its cheapest
-    lines left out, as a smaller card, and as its own search's, and the largest as its seed (grown
-    to twice its size) with its cheapest lines left out; each estimate is the card's loss,
+    lines left out, as a smaller card, and as its own search's; each estimate is the card's loss,
     line by line."""
     from solver.classes import enumerate_classes
     from solver.strategy.hands import Seen
@@ -248,13 +258,6 @@ def test_a_card_of_more_lines_never_loses_more():
     while len(fewer) > 2:      # the larger card's cheapest lines to lose, one by one, by hand
         fewer = min((fewer[:k] + fewer[k + 1:] for k in range(len(fewer) - 1)), key=lost)
     assert out[2][1] <= min(lost(fewer), cards[2][1]) * (1 + 1e-12)
-    # the seed: the largest card grown to SEED times its size, then its cheapest lines left out
-    seed = derive._refine(loss, masks, vocabulary, [((), worst)], derive.SEED * 6)
-    assert 6 < len(seed) <= derive.SEED * 6
-    seeded = tuple(derive.Line(tuple(vocabulary[i] for i in path), names[a]) for path, a in seed)
-    while len(seeded) > 6:
-        seeded = min((seeded[:k] + seeded[k + 1:] for k in range(len(seeded) - 1)), key=lost)
-    assert out[6][1] <= lost(seeded) * (1 + 1e-12) < cards[6][1]
     assert out[4][1] <= big[1] * (1 + 1e-12) and out[6][1] <= big[1] * (1 + 1e-12)
     for size, (card, estimate) in out.items():
         assert len(card) <= size and card[-1].when == () and estimate == pytest.approx(lost(card), rel=1e-12)
@@ -295,3 +298,41 @@ def test_the_search_s_sums_are_exact_in_any_order():
     order = rng.permutation(2_000)
     assert derive.search(seen, few, names, (3, 5), True) == derive.search(seen.take(order), few[order], names, (3, 5),
                                                                           True)
+
+
+def test_a_perturbed_card_is_refined_from_itself_less_a_few_lines(monkeypatch):
+    """``_perturbed``: each round refines the card kept so far less two to four of its lines (never
+    the last), keeps the refined card only where it loses less, and the rounds draw alike on
+    every run."""
+    from solver.classes import enumerate_classes
+    from solver.strategy.hands import Seen
+
+    hands, ups, _ = enumerate_classes()
+    rows = np.random.default_rng(12).choice(len(hands), 1_500, replace=False)
+    seen = Seen.of(hands[rows], ups[rows])
+    loss = np.random.default_rng(13).random((len(rows), 3)) * (1 + seen.category[:, None] * np.asarray([0.0, 1.0, 0.5]))
+    vocabulary = derive.atoms(True)
+    masks = derive._masks(seen, vocabulary)
+    start = derive._refine(loss, masks, vocabulary, [((), 0)], 8)
+    refine = derive._refine
+    calls = []
+
+    def recorded(loss, masks, vocabulary, listed, most, by_cell=None):
+        out = refine(loss, masks, vocabulary, listed, most, by_cell)
+        calls.append((listed, out))
+        return out
+
+    with monkeypatch.context() as m:
+        m.setattr(derive, "_refine", recorded)
+        out = derive._perturbed(loss, masks, vocabulary, start, 8, 5)
+    assert len(calls) == 5
+    current = start
+    for given, refined in calls:
+        assert given[-1] == current[-1] and 2 <= len(current) - len(given) <= 4
+        rest = iter(current)
+        assert all(line in rest for line in given)          # the lines left, in their order
+        assert len(refined) <= 8
+        if _loss(refined, loss, masks) < _loss(current, loss, masks) * (1 - 1e-12):
+            current = refined
+    assert out == current and _loss(out, loss, masks) <= _loss(start, loss, masks)
+    assert derive._perturbed(loss, masks, vocabulary, start, 8, 5) == out
