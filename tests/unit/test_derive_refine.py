@@ -195,6 +195,24 @@ def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
     assert derive.search(cells, loss, names, (3, 5), True, jobs=2) == found     # a size a worker
 
 
+def test_a_first_decision_without_draws_is_not_shaken(tmp_path, monkeypatch):
+    """Without draws (the Caribbean Stud's card, the rules on the final hand) the search stops at
+    the chained cards: no round of ``_perturbed``, no shaken card kept."""
+    from solver.classes import enumerate_classes
+    from solver.strategy.hands import Seen
+
+    def shaken(*args, **kwargs):
+        raise AssertionError("shaken")
+
+    hands, ups, _ = enumerate_classes()
+    rows = np.random.default_rng(7).choice(len(hands), 300, replace=False)
+    loss = np.random.default_rng(8).random((300, 2))
+    monkeypatch.setattr(derive, "_perturbed", shaken)
+    found = derive.search(Seen.of(hands[rows], ups[rows]), loss, ("bet", "fold"), (3, 5), folder=tmp_path)
+    assert sorted(found) == [3, 5] and len(list(tmp_path.glob("chained-*.npy"))) == 2
+    assert not list(tmp_path.glob("perturbed-*.npy"))
+
+
 def test_plain_words_play_every_deal_as_the_search_s_lines():
     """``plain`` rewrites a keep of ranks the line's hands never hold as "keep nothing" and
     leaves out the lines the lines below play alike: every deal keeps the same cards, and no keep
