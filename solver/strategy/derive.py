@@ -589,8 +589,8 @@ PERTURB = 12
 """The rounds of ``_perturbed`` at each size of a first decision with draws (``search`` reads it
 when called). The default rules' 16 lines lose 0.5776 % chained and 0.3758 % after them (the
 search's estimates, 2026-12-05). Without draws (the Caribbean Stud's card, the
-few lines of the bet or fold after a draw and of the insurance) none: not measured to pay, and
-the Caribbean derive's refines over its cells took many minutes where the derive took two."""
+few lines of the bet or fold after a draw and of the insurance) none: shaken, the Caribbean
+Stud's card of 20 lines comes out the same, in 82 s where the derive takes 48 s (2026-12-06)."""
 
 
 def _perturbed(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any]], listed: Listed, size: int,
