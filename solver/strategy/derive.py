@@ -455,8 +455,15 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
     same cells, losses, sizes and code (``_kept_card``); ``note`` hears of each stage and of each card found."""
     loss = _on_grid(loss)
     vocabulary = atoms(draws, seen.thrown_up is not None)
+    # the conditions over the cells: stated once for one process; workers state their own, and
+    # none is held here meanwhile
+    masks = _masks(seen, vocabulary) if jobs == 1 else None
+
+    def stated() -> np.ndarray:
+        return masks if masks is not None else _masks(seen, vocabulary)
+
     # the kept cards' names (with no folder, nothing to name)
-    key = _search_key(loss, _masks(seen, vocabulary), names, lookahead) if folder is not None else ""
+    key = _search_key(loss, stated(), names, lookahead) if folder is not None else ""
     chain = hashlib.sha256(f"{key} {sorted(sizes)} {CHAIN} {inspect.getsource(_chained)}".encode()).hexdigest()[:24]
     rounds = PERTURB if draws else 0
     shaken = hashlib.sha256(f"{chain} {rounds} {inspect.getsource(_perturbed)}".encode()).hexdigest()[:24]
@@ -471,14 +478,14 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
             note(f"searching cards of {', '.join(map(str, todo))} lines over {len(seen):,} cells"
                  + (f" ({len(cards)} sizes kept)" if cards else ""))
         for size, card in _by_workers(_search_size, [(seen, loss, names, size, draws, lookahead) for size in todo],
-                                      jobs):
+                                      jobs, masks):
             cards[size] = card
             _keep_card(folder, f"search-{size}-{key}", card)
             if note is not None:
                 note(f"card of at most {size} lines found ({len(card[0])} lines)")
         if note is not None and len(sizes) > 1:
             note(f"refining the cards of {', '.join(map(str, sorted(sizes)))} lines from each other's")
-        cards = _chained({size: cards[size] for size in sizes}, loss, names, vocabulary, _masks(seen, vocabulary))
+        cards = _chained({size: cards[size] for size in sizes}, loss, names, vocabulary, stated())
         for size, card in cards.items():
             _keep_card(folder, f"chained-{size}-{chain}", card)
     if not rounds:
@@ -487,7 +494,7 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
     if note is not None:
         note(f"shaking the cards of {', '.join(map(str, todo))} lines out of where the refine stopped")
     for size, card in _by_workers(_perturbed_size, [(seen, loss, names, cards[size], size, draws, rounds)
-                                                    for size in todo], jobs):
+                                                    for size in todo], jobs, masks):
         kept[size] = card
         _keep_card(folder, f"perturbed-{size}-{shaken}", card)
         if note is not None:
@@ -499,17 +506,18 @@ Found = tuple[tuple[Line, ...], float]
 """A card found by the search, and what it loses over the cells."""
 
 
-def _by_workers(task: Callable[..., tuple[int, Found]], arguments: list[tuple[Any, ...]],
-                jobs: int) -> Iterable[tuple[int, Found]]:
+def _by_workers(task: Callable[..., tuple[int, Found]], arguments: list[tuple[Any, ...]], jobs: int,
+                masks: np.ndarray | None) -> Iterable[tuple[int, Found]]:
     """``task`` of each of ``arguments`` (its size and card), by ``jobs`` workers where more than
-    one (each states the conditions anew: no copy of them sent), as each is done."""
+    one (each states the conditions anew: no copy of them sent), as each is done; in this process
+    with the conditions ``masks`` where stated (else the task states them)."""
     if jobs > 1 and len(arguments) > 1:
         import joblib
 
         run = joblib.Parallel(n_jobs=min(jobs, len(arguments)), return_as="generator_unordered")
         done: Iterable[tuple[int, Found]] = run(joblib.delayed(task)(*a) for a in arguments)
         return done
-    return (task(*a) for a in arguments)
+    return (task(*a, masks) for a in arguments)
 
 
 def _monotone(cards: dict[int, Found]) -> dict[int, Found]:
@@ -617,10 +625,12 @@ def _perturbed(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, 
 
 
 def _perturbed_size(seen: Seen, loss: np.ndarray, names: tuple[str, ...], card: Found, size: int, draws: bool,
-                    rounds: int) -> tuple[int, Found]:
-    """``search``'s ``card`` of at most ``size`` lines after ``rounds`` of ``_perturbed``, with its loss."""
+                    rounds: int, masks: np.ndarray | None = None) -> tuple[int, Found]:
+    """``search``'s ``card`` of at most ``size`` lines after ``rounds`` of ``_perturbed``, with its
+    loss (``masks``: the conditions' cells, when at hand)."""
     vocabulary = atoms(draws, seen.thrown_up is not None)
-    masks = _masks(seen, vocabulary)
+    if masks is None:
+        masks = _masks(seen, vocabulary)
     out = _perturbed(loss, masks, vocabulary, _listed(card[0], names, vocabulary), size, rounds)
     return size, (_written(out, names, vocabulary), _total(loss, masks > 0, out))
 
