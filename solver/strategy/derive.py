@@ -596,7 +596,8 @@ def _chained(cards: dict[int, Found], loss: np.ndarray, names: tuple[str, ...], 
 PERTURB = 12
 """The rounds of ``_perturbed`` at each size of a first decision with draws (``search`` reads it
 when called). The default rules' 16 lines lose 0.5776 % chained and 0.3758 % after them (the
-search's estimates, 2026-12-05). Without draws (the Caribbean Stud's card, the
+search's estimates, 2026-12-05); 14 rounds more, in two streams of other draws, found no card of
+less loss (2026-12-06). Without draws (the Caribbean Stud's card, the
 few lines of the bet or fold after a draw and of the insurance) none: shaken, the Caribbean
 Stud's card of 20 lines comes out the same, in 82 s where the derive takes 48 s (2026-12-06)."""
 
@@ -1044,8 +1045,9 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     ``insurance_buy``, it states its insurance and buying a game too, a line each
     (``later_play``: where the rules offer them and set no table maximum), or its insurance in
     ``[[insurance]]`` rules on the final hand and the up-card, in as many lines
-    (``INSURANCE_LINES``) as lose least, first decision and insurance together. ``note`` hears of
-    each stage past the first's progress: the searches, each card found."""
+    (``INSURANCE_LINES``) as lose least, first decision and insurance together; both are searched
+    over the draws and bets of the first decision the card ends with. ``note`` hears of each stage
+    past the first's progress: the searches, each card found."""
     if not 2 <= most <= 200:
         raise InputError(f"--lines must be 2 to 200, not {most}")
     names = actions(rules)
@@ -1098,34 +1100,52 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         """What each cell of the first decision's draws gains by a bet (``draw_gains``)."""
         return draw_gains(rules, codes, played(lines), jobs, progress, work, play)
 
+    def insurance_gains(lines: tuple[Line, ...], later: tuple[Line, ...]) -> np.ndarray:
+        """What insuring the most gains over never in each cell of the hands the first decision
+        ``lines`` bets, at once and after its draws as ``later`` says (``later_play``)."""
+        betting = bet_table(parse(card_text(lines, rules, rules.name, later), "bet or fold")) if stated else None
+        return later_play.insurance_gains(rules, codes, played(lines), betting, play, jobs, progress, work)
+
     for n in sizes:
-        chosen: tuple[Line, ...] = cards[n - extra][0] if not stated else ()
+        m = n - extra                     # the first decision's lines, less those the later rules take
         later: tuple[Line, ...] = ()
-        k = 0
+        k, j = 0, 1
         if stated:
             # the bet or fold after the draws of the first decision of the middle size, then the
             # split of the lines of least loss, its bet or fold from its own draws
-            split = after_draw_lines(n - extra)
+            split = after_draw_lines(m)
             middle = split[len(split) // 2]
-            stating = _final_rules(gains_of(cards[n - extra - middle][0]), ACTIONS, split, folder, jobs)
-            k = min(split, key=lambda k: cards[n - extra - k][1] / deals + stating[k][1])
-            chosen = cards[n - extra - k][0]
+            stating = _final_rules(gains_of(cards[m - middle][0]), ACTIONS, split, folder, jobs)
+            k = min(split, key=lambda k: cards[m - k][1] / deals + stating[k][1])
+            m -= k
             # the chosen card's own bet or fold, its sizes searched together: a size searched alone
             # ends far from one refined from its neighbours' (5 lines over the draws of the default
             # rules' 16 first lines: 0.143 % alone, 0.062 % with 2-4; the search's sums, 2026-12-06)
-            later = (stating if k == middle else _final_rules(gains_of(chosen), ACTIONS, split, folder, jobs))[k][0]
+            later = (stating if k == middle else _final_rules(gains_of(cards[m][0]), ACTIONS, split, folder,
+                                                              jobs))[k][0]
         insurance: tuple[Line, ...] = ()
         if insuring:
             # the insurance's rules over this card's bets; each line past the first is one the
             # first decision gives up
-            betting = bet_table(parse(card_text(chosen, rules, rules.name, later), "bet or fold")) if stated else None
-            gains = later_play.insurance_gains(rules, codes, played(chosen), betting, play, jobs, progress, work)
+            gains = insurance_gains(cards[m][0], later)
             ruled = _final_rules(gains, INSURE, INSURANCE_LINES, folder, jobs)
-            m = n - extra - k
             j = min((j for j in INSURANCE_LINES if m - j + 1 in cards),
                     key=lambda j: cards[m - j + 1][1] / deals + ruled[j][1])
-            if ruled[j][0] != (Line((), "none"),):      # one line "none": never, as it stands
-                chosen, insurance = cards[m - j + 1][0], ruled[j][0]
+            if ruled[j][0] == (Line((), "none"),):      # one line "none": never, as it stands
+                j = 1
+            else:
+                insurance = ruled[j][0]
+        searched = cards[m][0]
+        m -= j - 1
+        chosen = cards[m][0]
+        if chosen != searched:
+            # the insurance's lines were taken from the first decision, whose later rules were
+            # searched over another card's draws and bets: searched again, in as many lines, over
+            # its own (the default rules' 16 first lines had the bet or fold of the 18's, 2026-12-06)
+            if stated:
+                later = _final_rules(gains_of(chosen), ACTIONS, split, folder, jobs)[k][0]
+            if insurance:
+                insurance = _final_rules(insurance_gains(chosen, later), INSURE, INSURANCE_LINES, folder, jobs)[j][0]
         if rules.draws:
             chosen = plain(chosen, rules, seen)
         size = len(chosen) + len(later) + later_play.lines(play, len(insurance))
