@@ -157,11 +157,17 @@ def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
     cells = Seen.of(hands[rows], ups[rows])
     names = derive.actions(load("russian"))
     loss = np.random.default_rng(6).random((400, len(names)))
-    monkeypatch.setattr(derive, "PERTURB", 2)          # its workers too: search passes it on
+    monkeypatch.setattr(derive, "PERTURB", 1)          # its workers too: search passes it on
     found = derive.search(cells, loss, names, (3, 5), True, folder=tmp_path)
     kept = sorted(tmp_path.glob("search-*.npy"))
     assert len(kept) == 2 and len(list(tmp_path.glob("chained-*.npy"))) == 2
     assert len(list(tmp_path.glob("perturbed-*.npy"))) == 2
+    settled = sorted(tmp_path.glob("settled-*.npy"))
+    assert len(settled) == 2
+    # chained again after the shake: no size loses more than its shaken card
+    for size in (3, 5):
+        (shaken,) = tmp_path.glob(f"perturbed-{size}-*.npy")
+        assert found[size][1] <= derive._kept_card(shaken)[1]
 
     def no_search(*args, **kwargs):
         raise AssertionError("searched again")
@@ -176,12 +182,20 @@ def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
         assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
         with pytest.raises(AssertionError, match="searched again"):
             derive.search(cells, loss[::-1].copy(), names, (3,), True, folder=tmp_path)
+    unlink("settled")            # chained again from the shaken cards kept, not shaken again
+    with monkeypatch.context() as m:
+        m.setattr(derive, "_grow", no_search)
+        m.setattr(derive, "_perturbed_size", no_search)
+        assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
+    assert sorted(tmp_path.glob("settled-*.npy")) == settled
+    unlink("settled")
     unlink("perturbed")          # shaken again from the chained cards kept
     with monkeypatch.context() as m:
         m.setattr(derive, "_grow", no_search)
         assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
     unlink("chained")            # the sizes chained again from the searches kept
     unlink("perturbed")
+    unlink("settled")
     with monkeypatch.context() as m:
         m.setattr(derive, "_grow", no_search)
         assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
@@ -189,6 +203,7 @@ def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
     kept[0].write_bytes(kept[0].read_bytes()[:-1] + b"x")
     unlink("chained")
     unlink("perturbed")
+    unlink("settled")
     assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
     assert derive._kept_card(kept[0]) == searched is not None
     assert derive.search(cells, loss, names, (3, 5), True) == found
@@ -210,7 +225,7 @@ def test_a_first_decision_without_draws_is_not_shaken(tmp_path, monkeypatch):
     monkeypatch.setattr(derive, "_perturbed", shaken)
     found = derive.search(Seen.of(hands[rows], ups[rows]), loss, ("bet", "fold"), (3, 5), folder=tmp_path)
     assert sorted(found) == [3, 5] and len(list(tmp_path.glob("chained-*.npy"))) == 2
-    assert not list(tmp_path.glob("perturbed-*.npy"))
+    assert not list(tmp_path.glob("perturbed-*.npy")) and not list(tmp_path.glob("settled-*.npy"))
 
 
 def test_plain_words_play_every_deal_as_the_search_s_lines():
