@@ -99,6 +99,17 @@ class Action:
         kernel bets unless folding is better): the one convention (docs/design.md §4)."""
         return TIE_ORDER.index(self.kind), len(self.throw), sorted(self.throw)
 
+    def throws_rank_of(self, card: Card) -> bool:
+        """Whether it throws away a card of the rank of ``card`` (the up-card: the dealer is then
+        less likely to pair it, which a card's later rules may read).
+
+        >>> from solver.cards import parse_card, parse_cards
+        >>> hand, up = parse_cards("9c 9d 9h Kd 4s"), parse_card("4h")
+        >>> Action("exchange", hand[3:]).throws_rank_of(up), Action("sixth_card").throws_rank_of(up)
+        (True, False)
+        """
+        return any(c >> 2 == card >> 2 for c in self.throw)
+
     def same(self, kind: str, throw: Sequence[Card] = ()) -> bool:
         """Whether it is ``kind`` throwing ``throw`` (in any order)."""
         return self.kind == kind and set(self.throw) == set(throw)

@@ -66,11 +66,12 @@ NO_MAXIMUM = 1 << 40
 
 
 @cache
-def kernel_rules(rules: Rules, play: Play = BEST, up_rank: int = 0) -> KernelRules:
+def kernel_rules(rules: Rules, play: Play = BEST, up_rank: int = 0, thrown_up: bool = False) -> KernelRules:
     """The rules as the kernel applies them, built once per ``Rules``: the one place where each
     rule setting becomes the kernel's (strengths where a rule starts, limits in antes, payouts);
     with ``play``, the player's rules of insurance and buying a game instead of the best (against
-    an up-card of rank ``up_rank``, where its insurance reads it: ``play_rules``).
+    an up-card of rank ``up_rank``, after throwing away a card of its rank or not, where its
+    insurance reads them: ``play_rules``).
 
     >>> k = kernel_rules(DEFAULT)
     >>> k.qualifier == lowest_strength(AK), k.win_pay(1), k.max_payout == NO_MAXIMUM
@@ -96,14 +97,17 @@ def kernel_rules(rules: Rules, play: Play = BEST, up_rank: int = 0) -> KernelRul
         forced_counts=tuple(rules.exchange_forces_bet),
         insure_policy=-1 if play.insure_from is None else play.insure_from,
         buy_policy=-1 if play.buy_from is None else play.buy_from,
-        insure_table=play.insure_row(up_rank),
+        insure_table=play.insure_row(up_rank, thrown_up),
     )
 
 
-def play_rules(rules: Rules, play: Play, up_card: Card) -> KernelRules:
-    """``kernel_rules`` of a deal of the up-card ``up_card``: one per up rank only where the
-    player's insurance reads it."""
-    return kernel_rules(rules, play, up_card >> 2 if play.insure_when is not None else 0)
+def play_rules(rules: Rules, play: Play, up_card: Card, thrown_up: bool = False) -> KernelRules:
+    """``kernel_rules`` of a deal of the up-card ``up_card`` (after throwing away a card of its
+    rank or not: ``thrown_up``): one per up rank and thrown card only where the player's
+    insurance reads them."""
+    if play.insure_when is None:
+        return kernel_rules(rules, play)
+    return kernel_rules(rules, play, up_card >> 2, thrown_up)
 
 
 @dataclass(frozen=True)
@@ -209,9 +213,12 @@ def _check_final(final: Sequence[Card], thrown: Sequence[Card], rules: Rules) ->
 
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
             sixth: bool, bound_counts: Sequence[int] = (), wanted: int = 0xFFFFFFFF,
-            results: bool = False, after: np.ndarray | None = None, play: Play = BEST, **gains: Any) -> Solved:
+            results: bool = False, after: np.ndarray | None = None, play: Play = BEST, thrown_up: bool = False,
+            **gains: Any) -> Solved:
+    """The kernel's count of a deal (``thrown_up``: whether the exchanges counted throw away a
+    card of the up-card's rank, which a player's insurance may read)."""
     return _dealer.solve(np.asarray(hand, np.uint8), up_card, np.asarray(dead, np.uint8),
-                         play_rules(rules, play, up_card),
+                         play_rules(rules, play, up_card, thrown_up),
                          tuple(counts), sixth, bound_counts=tuple(bound_counts), wanted=wanted, results=results,
                          after=_after(after), **gains)
 
@@ -409,8 +416,11 @@ def option_values(hand: Sequence[Card], up_card: Card, actions: Sequence[Action]
         elif a.kind == "sixth_card" and not rules.sixth_card:
             raise _no_sixth_card(rules)
     sixth = any(a.kind == "sixth_card" for a in actions)
+    thrown = {a.throws_rank_of(up_card) for a in masks}
+    if play.insure_when is not None and len(thrown) > 1:
+        raise ValueError("a player's insurance reads what an exchange throws away: count such exchanges apart")
     raw = _kernel(hand, up_card, dead, rules, sorted({m.bit_count() for m in masks.values()}), sixth,
-                  wanted=sum({1 << m for m in masks.values()}), after=after, play=play)
+                  wanted=sum({1 << m for m in masks.values()}), after=after, play=play, thrown_up=True in thrown)
     exchanges = _exchanges(hand, rules, raw.exchange)
     out = []
     for a in actions:
@@ -486,7 +496,8 @@ def _gains_kernel(hand: tuple[Card, ...], up_card: Card, action: Action, rules: 
     mask = _exchange_mask(hand, action, rules)
     if mask.bit_count() in rules.exchange_forces_bet:
         return None
-    return _kernel(hand, up_card, dead, rules, (mask.bit_count(),), False, wanted=1 << mask, **gains)
+    return _kernel(hand, up_card, dead, rules, (mask.bit_count(),), False, wanted=1 << mask,
+                   thrown_up=action.throws_rank_of(up_card), **gains)
 
 
 def _bet_value(hand: tuple[Card, ...], raw: Solved, rules: Rules) -> BetValue:
@@ -598,7 +609,7 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
             mask = _exchange_mask(hand, action, rules)
             k = len(action.throw)
             raw = _kernel(hand, up_card, dead, rules, (k,), False, wanted=1 << mask, results=True, after=after,
-                          play=play)
+                          play=play, thrown_up=action.throws_rank_of(up_card))
             folded, rows, n, den = raw.exchange_results[mask]
             fee = rules.exchange_fees[k - 1]
     # by the final hands' P << 16 | the insurance the kernel takes
@@ -607,7 +618,8 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
     p, size = keys >> 16, keys & 0xFFFF
     outcomes = folded + int(counts[:, :4].sum()) // n
     return Returns.collect(outcomes * n * den, folded * n * den, np.ones(len(rows), np.int64), counts, p, size,
-                           den, play_rules(rules, play, up_card), rules.buy_game_fee, fee)
+                           den, play_rules(rules, play, up_card, action.throws_rank_of(up_card)), rules.buy_game_fee,
+                           fee)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import hashlib
 from dataclasses import dataclass
 
 from .errors import InputError
+from .hand import N_STRENGTH
 from .rules import Rules
 
 NEVER = 1 << 30
@@ -34,27 +35,36 @@ class Play:
     insure_from: int | None = None
     buy_from: int | None = None
     insure_when: bytes | None = None
-    """With ``insure_from``: where the card's ``[[insurance]]`` rules insure, by up-card rank and
-    final strength (13 × 7462 bytes, 1 the most, 0 none; None: every hand of P >= insure_from)."""
+    """With ``insure_from``: where the card's ``[[insurance]]`` rules insure, by whether a card
+    thrown away had the up-card's rank (then the dealer is less likely to pair it), up-card rank
+    and final strength (2 × 13 × 7462 bytes, 1 the most, 0 none; None: every hand of
+    P >= insure_from)."""
 
-    def insure_row(self, up_rank: int) -> bytes | None:
-        """``insure_when`` against an up-card of rank ``up_rank`` (by final strength)."""
+    def __post_init__(self) -> None:
+        if self.insure_when is not None and len(self.insure_when) != 2 * 13 * N_STRENGTH:
+            raise ValueError(f"insure_when: 2 x 13 x {N_STRENGTH} bytes (thrown matching the up-card or not, up rank, "
+                             f"final strength), not {len(self.insure_when)}")
+
+    def insure_row(self, up_rank: int, thrown_up: bool = False) -> bytes | None:
+        """``insure_when`` against an up-card of rank ``up_rank`` (by final strength), after
+        throwing away a card of its rank or not (``thrown_up``)."""
         if self.insure_when is None:
             return None
-        n = len(self.insure_when) // 13
-        return self.insure_when[up_rank * n:(up_rank + 1) * n]
+        start = (13 * thrown_up + up_rank) * N_STRENGTH
+        return self.insure_when[start:start + N_STRENGTH]
 
     @property
     def best(self) -> bool:
         """Both decisions as best play makes them."""
         return self.insure_from is None and self.buy_from is None
 
-    def insures(self, p: int, strength: int = 0, up_rank: int = 0) -> bool | None:
+    def insures(self, p: int, strength: int = 0, up_rank: int = 0, thrown_up: bool = False) -> bool | None:
         """Whether a final hand of payout multiple ``p`` (of strength ``strength``, against an
-        up-card of rank ``up_rank``) takes the most insurance (None: the best)."""
+        up-card of rank ``up_rank``, after throwing away a card of its rank or not) takes the most
+        insurance (None: the best)."""
         if self.insure_from is None:
             return None
-        row = self.insure_row(up_rank)
+        row = self.insure_row(up_rank, thrown_up)
         return p >= self.insure_from and (row is None or row[strength] == 1)
 
     def buys(self, p: int) -> bool | None:

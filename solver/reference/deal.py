@@ -134,15 +134,16 @@ def insurance_sizes(final: Sequence[Card], rules: Rules) -> list[int]:
 
 
 def bet_values(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules,
-               play: Play = BEST) -> dict[str, Fraction]:
+               play: Play = BEST, thrown_up: bool = False) -> dict[str, Fraction]:
     """EV of betting a final hand: with the best insurance (every size tried, the smallest of
-    the best) or the one ``play`` takes (none, or the most), without, one unit of insurance
-    (while no payout reaches the table's maximum), its size; each buy of a game where it gains
-    or as ``play`` says."""
+    the best) or the one ``play`` takes (none, or the most; after throwing away a card of the
+    up-card's rank or not: ``thrown_up``), without, one unit of insurance (while no payout
+    reaches the table's maximum), its size; each buy of a game where it gains or as ``play``
+    says."""
     o = _outcomes(final, up, deck, rules, play)
     sizes = insurance_sizes(final, rules)
     values = {size: o.value(size) for size in sizes}
-    insures = play.insures(ref_hand.payout(final, rules), int(strengths([final])[0]), up >> 2)
+    insures = play.insures(ref_hand.payout(final, rules), int(strengths([final])[0]), up >> 2, thrown_up)
     size = max(values, key=lambda i: (values[i], -i)) if insures is None else sizes[-1] if insures else 0
     tie_loses = o.tie if rules.insurance_on_tie == "lost" else 0
     return {"ev": Fraction(values[size], o.n * o.den), "no_insurance": Fraction(values[0], o.n * o.den),
@@ -203,22 +204,24 @@ def exchange(hand: Sequence[Card], up: Card, throw: Sequence[Card], rules: Rules
     k = len(throw)
     deck = unseen([*hand, up, *dead])  # the thrown cards are out of play
     forced = k in rules.exchange_forces_bet
+    thrown_up = any(c >> 2 == up >> 2 for c in throw)
     total = Fraction(0)
     count = 0
     for new in combinations(deck, k):
         rest = [x for x in deck if x not in new]
-        total += _final(bet_values([*kept, *new], up, rest, rules, play)["ev"], [*kept, *new], forced, after)
+        total += _final(bet_values([*kept, *new], up, rest, rules, play, thrown_up)["ev"], [*kept, *new], forced,
+                        after)
         count += 1
     return -rules.exchange_fees[k - 1] + total / count
 
 
 def bet_results(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules,
-                size: int | None = None, play: Play = BEST) -> dict[int, int]:
+                size: int | None = None, play: Play = BEST, thrown_up: bool = False) -> dict[int, int]:
     """Every net result of betting a final hand with its best insurance (``size``, if known:
     ``bet_values``'s) -> rounds, out of n * den: every dealer hand and every buy draw settled
     one by one."""
     if size is None:
-        size = int(bet_values(final, up, deck, rules, play)["size"])
+        size = int(bet_values(final, up, deck, rules, play, thrown_up)["size"])
     return _outcomes(final, up, deck, rules, play).results(size)
 
 
@@ -239,10 +242,11 @@ def option_results(hand: Sequence[Card], up: Card, rules: Rules, action: str, th
         kept = [c for c in hand if c not in throw]
         finals = [([*kept, *new], [x for x in deck if x not in new]) for new in combinations(deck, len(throw))]
         fee, forced = rules.exchange_fees[len(throw) - 1], len(throw) in rules.exchange_forces_bet
+    thrown_up = any(c >> 2 == up >> 2 for c in throw)
     total: dict[int, int] = {}
     rounds = 0
     for final, rest in finals:
-        values = bet_values(final, up, rest, rules, play)
+        values = bet_values(final, up, rest, rules, play, thrown_up)
         bet = bet_results(final, up, rest, rules, int(values["size"]), play)
         n = sum(bet.values())
         if not _bets(values["ev"], final, forced, after):

@@ -104,13 +104,8 @@ def rule_table(rules: tuple[Rule, ...], yes: str, path: str, table: str, thrown:
     return out
 
 
-def thrown_matches(up: Card, action: Action) -> int:
-    """1 when the action throws away a card of the up-card's rank (an exchange), else 0."""
-    return int(any(c >> 2 == up >> 2 for c in action.throw))
-
-
 def row(table: np.ndarray, up: Card, action: Action) -> np.ndarray:
     """The bet or fold of every final strength of one option (``table``: ``bet_table``) against
     the up-card ``up``: the kernel's ``after``."""
-    out: np.ndarray = table[thrown_matches(up, action), up >> 2]
+    out: np.ndarray = table[int(action.throws_rank_of(up)), up >> 2]
     return out

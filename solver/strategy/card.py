@@ -146,8 +146,8 @@ FLAGS = {"up_matches": ("matches", "the up-card matches a card of the hand", "th
                               "the up-card has not the rank of the hand's pair (or more)"),
          "thrown_matches_up": ("thrown_up", "a card thrown away had the up-card's rank",
                                "no card thrown away had the up-card's rank")}
-#: the conditions of a final hand alone (``[[after_draw]]``): what the draw threw away
-AFTER_DRAW_ONLY = ("thrown_matches_up",)
+#: the conditions of a final hand alone (``[[after_draw]]``, ``[[insurance]]``): what the draw threw away
+FINAL_HAND_ONLY = ("thrown_matches_up",)
 #: draw conditions: the least and most cards they may ask for, what a person calls them
 DRAWS = {"to_flush": (3, 5, "a flush"), "to_straight_flush": (3, 5, "a straight flush"),
          "to_royal": (2, 5, "a royal flush")}
@@ -158,7 +158,7 @@ STRAIGHT_DRAWS = {"open": ("an open-ended straight draw (or a straight)", "strai
                   "double": ("five cards of six ranks in a row (a sixth card of the missing rank pays two straights)"
                              " or a straight", "six_outs", 1, 2)}
 CONDITIONS = ("category", "up", "up_matches", "up_matches_group", "holds", "holds_all", "group", "at_least",
-              "up_below", "up_above", "highest_suited", *DRAWS, "to_straight", *AFTER_DRAW_ONLY)
+              "up_below", "up_above", "highest_suited", *DRAWS, "to_straight", *FINAL_HAND_ONLY)
 
 
 def _up_against(key: str, value: Any) -> tuple[Test, str]:
@@ -392,7 +392,7 @@ def parse(text: str, path: str) -> StrategyCard:
     insure_from: int | None
     if isinstance(data.get("insurance"), list):
         insurance = _insurance_rules(text, path, data["insurance"])
-        when = after_draw.rule_table(insurance, "most", path, "insurance", (False,))[0].tobytes()
+        when = after_draw.rule_table(insurance, "most", path, "insurance", (False, True)).tobytes()
         insure_from, insure_line = 0, insurance[0].line
     else:
         insure_from, insure_line = _play(text, path, "insurance", data.get("insurance"))
@@ -427,9 +427,9 @@ def _conditions(entry: dict[str, Any], where: str, after: bool = False) -> tuple
     unread = set(when) & {*DRAWS, "to_straight", "highest_suited"}
     if after and unread:
         raise InputError(f"{where}: a final hand has no draws, nor suits a rule reads ({sorted(unread)[0]})")
-    if not after and (set(when) & set(AFTER_DRAW_ONLY)):
-        raise InputError(f"{where}: {sorted(set(when) & set(AFTER_DRAW_ONLY))[0]} is a condition of the bet or fold "
-                         "after a draw ([[after_draw]]); nothing is thrown away before it")
+    if not after and (set(when) & set(FINAL_HAND_ONLY)):
+        raise InputError(f"{where}: {sorted(set(when) & set(FINAL_HAND_ONLY))[0]} is a condition of the final hand "
+                         "([[after_draw]], [[insurance]]); nothing is thrown away before the first decision")
     try:
         parts = [condition(key, value) for key, value in when.items()]
     except ValueError as exc:
@@ -463,8 +463,9 @@ INSURE = ("most", "none")
 
 
 def _insurance_rules(text: str, path: str, entries: list[Any]) -> tuple[Rule, ...]:
-    """``[[insurance]]``: insure the most or not, by the final hand and the up-card (the first
-    rule that holds decides; a hand of less than three of a kind never insures: RULES §6)."""
+    """``[[insurance]]``: insure the most or not, by the final hand, the up-card and whether a
+    card thrown away had its rank (the first rule that holds decides; a hand of less than three
+    of a kind never insures: RULES §6)."""
     rules = []
     for line, where, entry in _entries(text, path, "insurance", entries):
         extra = set(entry) - {"when", "do"}
@@ -473,10 +474,6 @@ def _insurance_rules(text: str, path: str, entries: list[Any]) -> tuple[Rule, ..
         if entry.get("do") not in INSURE:
             raise InputError(f"{where}: an insurance rule's do must be one of {', '.join(INSURE)}, "
                              f"not {entry.get('do')!r}")
-        when = entry.get("when", {})
-        if isinstance(when, dict) and set(when) & set(AFTER_DRAW_ONLY):
-            raise InputError(f"{where}: an insurance rule reads the final hand and the up-card, not "
-                             f"{sorted(set(when) & set(AFTER_DRAW_ONLY))[0]}")
         tests, words = _conditions(entry, where, after=True)
         rules.append(Rule(line, tests, words, entry["do"]))
     return tuple(rules)

@@ -1066,7 +1066,7 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     first decision and bet or fold together); else the solver decides it. With draws and
     ``insurance_buy``, it states its insurance and buying a game too, a line each
     (``later_play``: where the rules offer them and set no table maximum), or its insurance in
-    ``[[insurance]]`` rules on the final hand and the up-card, in as many lines
+    ``[[insurance]]`` rules on the final hand, the up-card and the thrown card, in as many lines
     (``INSURANCE_LINES``) as lose least, first decision and insurance together; both are searched
     over the draws and bets of the first decision the card ends with. ``note`` hears of each stage
     past the first's progress: the searches, each card found."""

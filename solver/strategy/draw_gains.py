@@ -32,7 +32,6 @@ from ..hand import N_STRENGTH
 from ..play import BEST, Play
 from ..rules import Rules
 from ..tables import Plan
-from .after_draw import thrown_matches
 from .departing import TableCodes, work_folder
 from .kept import Shard, count_shards, read_sealed, write_sealed
 
@@ -50,7 +49,7 @@ def _shard_gains(rules: Rules, rows: np.ndarray, played: np.ndarray, play: Play 
         row = int(rows[i])
         hand, up = tuple(int(c) for c in hands[row]), int(ups[row])
         action = Action.from_code(int(played[i]), hand)
-        add_gains(out[thrown_matches(up, action), up >> 2], hand, up, action, rules, float(weight[row]), play)
+        add_gains(out[int(action.throws_rank_of(up)), up >> 2], hand, up, action, rules, float(weight[row]), play)
     return out
 
 

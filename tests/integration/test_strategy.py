@@ -165,7 +165,7 @@ def test_the_up_card_against_the_pair():
      "no \\[\\[after_draw\\]\\] rule decides the final hand"),
     ('after_draw = "never"\n[[first]]\ndo = "bet"', "after_draw is \"optimal\" or a list of rules"),
     ('[[first]]\nwhen = { thrown_matches_up = true }\ndo = "bet"\n[[first]]\ndo = "fold"',
-     "line 2: thrown_matches_up is a condition of the bet or fold after a draw"),
+     "line 2: thrown_matches_up is a condition of the final hand"),
     ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { thrown_matches_up = "yes" }\ndo = "bet"',
      "line 4: thrown_matches_up must be true or false"),
     ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { thrown_matches_up = false }\ndo = "bet"',
@@ -177,8 +177,8 @@ def test_the_up_card_against_the_pair():
     ('[[first]]\ndo = "bet"\n[insurance]\ndo = "most"\nsize = 3', "line 4: unknown key 'size'"),
     ('buy_game = "buy"\n[[first]]\ndo = "bet"', "line 2: the rules 'caribbean' offer no buying a game"),
     ('[[first]]\ndo = "bet"\n[[insurance]]\ndo = "always"', "line 4: an insurance rule's do must be one of most"),
-    ('[[first]]\ndo = "bet"\n[[insurance]]\nwhen = { thrown_matches_up = true }\ndo = "most"',
-     "line 4: an insurance rule reads the final hand and the up-card, not thrown_matches_up"),
+    ('[[first]]\ndo = "bet"\n[[insurance]]\nwhen = { thrown_matches_up = false }\ndo = "most"',
+     "no \\[\\[insurance\\]\\] rule decides the final hand .* after throwing a card of its rank away"),
     ('[[first]]\ndo = "bet"\n[[insurance]]\nwhen = { category = "full_house" }\ndo = "most"',
      "no \\[\\[insurance\\]\\] rule decides the final hand"),
     ('[[first]]\ndo = "bet"\n[[insurance]]\ndo = "most"', "line 4: the rules 'caribbean' offer no insurance"),
@@ -206,14 +206,17 @@ def test_insurance_and_buying_a_game_as_the_card_says():
 
 
 def test_insurance_rules_are_the_rules_on_every_final_hand():
-    """``[[insurance]]``: where the card insures, by up rank and final strength, is what its rules
-    say of each final hand itself (random hands, six-card hands by their best five)."""
+    """``[[insurance]]``: where the card insures, by whether a card thrown away had the up-card's
+    rank, up rank and final strength, is what its rules say of each final hand itself (random
+    hands, six-card hands by their best five)."""
     from solver.hand import strengths
 
     card = _card('[[first]]\ndo = "bet"\n[[insurance]]\nwhen = { category = "full_house+", up_matches = true }\n'
                  'do = "most"\n[[insurance]]\nwhen = { category = "three_of_a_kind", up_matches_group = true }\n'
-                 'do = "most"\n[[insurance]]\nwhen = { up = "A" }\ndo = "most"\n[[insurance]]\ndo = "none"')
-    assert card.play.insure_from == 0 and card.play_lines[0] == 4 and len(card.insurance) == 4
+                 'do = "most"\n[[insurance]]\nwhen = { up = "A" }\ndo = "most"\n[[insurance]]\n'
+                 'when = { category = "three_of_a_kind", thrown_matches_up = true, up = "2-9" }\ndo = "most"\n'
+                 '[[insurance]]\ndo = "none"')
+    assert card.play.insure_from == 0 and card.play_lines[0] == 4 and len(card.insurance) == 5
     rng = random.Random(8)
     deals = [rng.sample(range(52), 6) for _ in range(2000)]
     for _ in range(1000):       # three of a kind (and full houses), the up-card often of its rank
@@ -225,12 +228,18 @@ def test_insurance_rules_are_the_rules_on_every_final_hand():
                       up])
     hands = np.asarray([d[:5] for d in deals], np.uint8)
     ups = np.asarray([d[5] for d in deals], np.uint8)
-    seen = strategy.Seen.of(hands, ups)
-    expected = np.asarray([card.insurance[i].action == "most" for i in strategy.card.first_holding(card.insurance,
-                                                                                                      seen)])
-    got = np.asarray([card.play.insure_row(int(u) >> 2)[s] == 1 for u, s in zip(ups, strengths(hands))])
-    assert (got == expected).all() and 0.1 < expected.mean() < 0.4
-    assert card.play.insures(7, int(strengths(hands[:1])[0]), int(ups[0]) >> 2) == expected[0]
+    thrown = np.asarray([rng.random() < 0.5 for _ in deals])
+
+    def expected(thrown: np.ndarray) -> np.ndarray:
+        line = strategy.card.first_holding(card.insurance, strategy.Seen.of(hands, ups, thrown))
+        return np.asarray([card.insurance[i].action == "most" for i in line])
+
+    got = np.asarray([card.play.insure_row(int(u) >> 2, bool(t))[s] == 1
+                      for u, t, s in zip(ups, thrown, strengths(hands))])
+    assert (got == expected(thrown)).all() and 0.1 < got.mean() < 0.4
+    # the thrown card decides some hands: with none thrown they are not insured
+    assert (expected(thrown) & ~expected(np.zeros(len(deals), bool))).sum() > 20
+    assert card.play.insures(7, int(strengths(hands[:1])[0]), int(ups[0]) >> 2, bool(thrown[0])) == got[0]
 
 
 AFTER_TEXT = ('[[first]]\ndo = "bet"\n[[after_draw]]\nwhen = { category = "pair", up_below = "group" }\ndo = "fold"'

@@ -586,8 +586,9 @@ def test_the_gains_of_a_first_decision_s_draws(codes, seen, tmp_path, monkeypatc
 
 
 def test_the_insurance_gains_of_a_card_s_bets(codes, seen, tmp_path):
-    """What a derive searches ``[[insurance]]`` rules with: by up rank and final strength, what
-    insuring the most adds over never over the hands a card bets, at once and after its draws.
+    """What a derive searches ``[[insurance]]`` rules with: by whether a card thrown away had the
+    up-card's rank, up rank and final strength, what insuring the most adds over never over the
+    hands a card bets, at once and after its draws.
     Any insurance table then changes the EV of those classes by the gains of the cells it
     insures, exactly as the kernel counts each class under it."""
     from solver import _eval
@@ -603,14 +604,17 @@ def test_the_insurance_gains_of_a_card_s_bets(codes, seen, tmp_path):
     trips = deal.payout_by_strength(RUSSIAN)[_eval.evaluate(hands, False)] >= 3
     rng = random.Random(17)
     pair = seen.category == CATEGORIES.index("pair")
+    # pairs that keep the pair: half of them throw a card of the up-card's rank away
+    thrown = seen.matches & ~seen.up_group
     rows = np.sort(np.asarray(rng.sample(np.flatnonzero((played == KINDS.index("bet")) & trips).tolist(), 6)
-                              + rng.sample(np.flatnonzero((played >= 2) & pair).tolist(), 6), np.int64))
+                              + rng.sample(np.flatnonzero((played >= 2) & pair & thrown).tolist(), 3)
+                              + rng.sample(np.flatnonzero((played >= 2) & pair & ~thrown).tolist(), 3), np.int64))
     only = np.zeros_like(played)          # the other classes fold: no bet
     only[rows] = played[rows]
     play = Play(NEVER, 4)
     gains = later_play.insurance_gains(RUSSIAN, codes, only, AFTER.after_table, play, work=tmp_path)
-    assert gains.shape == (13, N_STRENGTH) and np.count_nonzero(gains) > 5
-    insured = np.random.default_rng(3).integers(0, 2, (13, N_STRENGTH), dtype=np.uint8)
+    assert gains.shape == (2, 13, N_STRENGTH) and np.count_nonzero(gains[0]) > 5 and np.count_nonzero(gains[1]) > 5
+    insured = np.random.default_rng(3).integers(0, 2, (2, 13, N_STRENGTH), dtype=np.uint8)
     rule = Play(0, 4, insured.tobytes())
     changed = Fraction(0)
     for row in rows.tolist():

@@ -19,8 +19,9 @@ from solver.play import NEVER, Play
 from solver.reference import deal as ref
 
 R = rules.DEFAULT
-#: where a card's [[insurance]] rules insure, at random (13 up ranks × 7462 final strengths)
-WHEN = np.random.default_rng(23).integers(0, 2, 13 * 7462).astype(np.uint8).tobytes()
+#: where a card's [[insurance]] rules insure, at random (a card of the up-card's rank thrown away or
+#: not × 13 up ranks × 7462 final strengths)
+WHEN = np.random.default_rng(23).integers(0, 2, 2 * 13 * 7462).astype(np.uint8).tobytes()
 #: never / always / by the hand's payout / by the final hand and the up-card / one decision the solver's
 PLAYS = [Play(NEVER, NEVER), Play(0, 0), Play(3, 2), Play(None, 1), Play(NEVER, None), Play(5, NEVER),
          Play(0, 4, WHEN), Play(3, None, WHEN)]
@@ -59,18 +60,20 @@ def test_bet_of_a_final_hand_against_brute_force():
 
 
 DEALS = [("Ah Ad Kc 8s 9d", "Kh"), ("2h 5h 9h Jh Kc", "3h"), ("7c 7d 7h Ks 2c", "7s"), ("Ah Kh 9c 5d 3s", "Qh"),
-         ("Ts 9s 8s 7s 2d", "Js")]
+         ("Ts 9s 8s 7s 2d", "Js"), ("9c 9d 9h Kd 4s", "4h")]
 
 
 @pytest.mark.parametrize("text, up", DEALS)
 def test_options_against_reference(text, up):
     """The bet, a sixth card and one-card exchanges under a player's rules: EVs as the reference
-    counts them (each final hand bet or folded by its value under those rules), and the results
+    counts them (each final hand bet or folded by its value under those rules; insured, by the
+    final hand and whether the exchange threw a card of the up-card's rank away), and the results
     count the same play."""
     hand, u = parse_cards(text), parse_card(up)
     actions = [Action("bet"), Action("sixth_card"), Action("exchange", (hand[4],)), Action("exchange", (hand[0],))]
     for play in (Play(0, 0), Play(NEVER, 2), Play(0, None, WHEN)):
-        values = option_values(hand, u, actions, R, play=play)
+        # an insurance that reads the thrown card counts each exchange apart
+        values = [option_values(hand, u, [a], R, play=play)[0] for a in actions]
         assert values[0] == ref.bet(hand, u, R, play=play)
         assert values[1] == ref.sixth_card(hand, u, R, play=play)
         for a, v in zip(actions[2:], values[2:]):
@@ -78,6 +81,23 @@ def test_options_against_reference(text, up):
         for a, v in zip(actions[:3], values[:3]):
             assert option_returns(hand, u, a, R, play=play).ev == v
     assert option_values(hand, u, actions, R, play=Play(0, 0)) != option_values(hand, u, actions, R)
+
+
+def test_the_thrown_card_is_read_by_the_insurance():
+    """An exchange that throws a card of the up-card's rank away is insured by that half of the
+    card's insurance table: the same final hands, insured the other way, count otherwise; one
+    call cannot count exchanges the table tells apart, and a table of one half is refused."""
+    hand, u = parse_cards("9c 9d 9h Kd 4s"), parse_card("4h")
+    throw_four, throw_king = Action("exchange", (hand[4],)), Action("exchange", (hand[3],))
+    assert throw_four.throws_rank_of(u) and not throw_king.throws_rank_of(u)
+    n = len(WHEN) // 2
+    swapped = Play(0, None, WHEN[n:] + WHEN[:n])
+    for a in (throw_four, throw_king):
+        assert option_values(hand, u, [a], R, play=Play(0, None, WHEN)) != option_values(hand, u, [a], R, play=swapped)
+    with pytest.raises(ValueError, match="apart"):
+        option_values(hand, u, [throw_four, throw_king], R, play=Play(0, None, WHEN))
+    with pytest.raises(ValueError, match="insure_when: 2 x 13 x 7462 bytes"):
+        Play(0, None, WHEN[:n])         # a table of one half alone
 
 
 def test_results_against_reference():

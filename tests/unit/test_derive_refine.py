@@ -69,10 +69,11 @@ def test_the_bet_after_a_draw_follows_the_gains():
 
 
 def test_the_insurance_follows_its_gains():
-    """Insurance rules searched from what insuring the most gains over never in each cell (up
-    rank, final strength): where it gains with a full house or three of a kind whose rank the
-    up-card has, and loses elsewhere, four lines decide every cell as its gain says, and the
-    card's insurance table is theirs."""
+    """Insurance rules searched from what insuring the most gains over never in each cell (a
+    card of the up-card's rank thrown away or not, up rank, final strength): where it gains with
+    a full house or three of a kind whose rank the up-card has, or with three of a kind after a
+    card of the up-card's rank was thrown away, and loses elsewhere, four lines decide every cell
+    as its gain says, and the card's insurance table is theirs."""
     from solver.category import FULL_HOUSE, THREE_OF_A_KIND
     from solver.hand import STRENGTH_CATEGORY
     from solver.play import NEVER, Play
@@ -84,18 +85,22 @@ def test_the_insurance_follows_its_gains():
     rng = np.random.default_rng(5)
     hands = final_hands()
     ranks = np.sort(hands >> 2, axis=1)
-    gains = np.zeros((13, len(hands)))
+    gains = np.zeros((2, 13, len(hands)))
     insurable = STRENGTH_CATEGORY >= THREE_OF_A_KIND
-    for up in range(13):
-        # the middle card of a sorted hand of trips or a full house is of the three
-        good = np.isin(STRENGTH_CATEGORY, (THREE_OF_A_KIND, FULL_HOUSE)) & (ranks[:, 2] == up)
-        gains[up, insurable] = np.where(good, 1, -1)[insurable] * (0.1 + rng.random(int(insurable.sum())))
+    for thrown in (0, 1):
+        for up in range(13):
+            # the middle card of a sorted hand of trips or a full house is of the three
+            good = np.isin(STRENGTH_CATEGORY, (THREE_OF_A_KIND, FULL_HOUSE)) & (ranks[:, 2] == up)
+            good |= bool(thrown) & (STRENGTH_CATEGORY == THREE_OF_A_KIND)
+            size = 0.1 + rng.random(int(insurable.sum()))
+            gains[thrown, up, insurable] = np.where(good, 1, -1)[insurable] * size
     lines, loss = derive._final_rules(gains, INSURE, range(4, 5))[4]
     assert loss == 0 and lines[-1] == derive.Line((), "none") and len(lines) <= 4
+    assert any(("thrown_matches_up", True) in line.when for line in lines)
     card = parse(derive.card_text((derive.Line((), "optimal"),), load("russian"), "t", (), Play(NEVER, NEVER), lines),
                  "t.toml")
-    table = np.frombuffer(card.play.insure_when, np.uint8).reshape(13, len(hands))
-    assert ((table == 1) == (gains > 0))[:, insurable].all()
+    table = np.frombuffer(card.play.insure_when, np.uint8).reshape(2, 13, len(hands))
+    assert ((table == 1) == (gains > 0))[:, :, insurable].all()
 
 
 def test_two_conditions_of_the_card_s_lines_are_tried_together(monkeypatch):

@@ -21,9 +21,9 @@ def test_the_insurance_gains_where_the_solver_bets_after_a_draw(monkeypatch):
     gains = later_play.insurance_gains(rules.load("russian"), None, folded, None, Play(NEVER, 4))
     insured, uninsured = by_play[0], by_play[NEVER]
     both = (insured > 0) & (uninsured > 0)
-    assert np.allclose(gains, np.where(both, insured - uninsured, 0).sum(axis=0)
-                       + np.where(~both & (insured > 0), insured, 0).sum(axis=0)
-                       - np.where(~both & (uninsured > 0), uninsured, 0).sum(axis=0))
+    # each cell its own, after a card of the up-card's rank thrown away or not
+    assert np.allclose(gains, np.where(both, insured - uninsured, 0) + np.where(~both & (insured > 0), insured, 0)
+                       - np.where(~both & (uninsured > 0), uninsured, 0))
     # betting loses either way, by less insured: the insurance gains nothing, as nothing is bet
     by_play[0], by_play[NEVER] = -np.ones((2, 13, N_STRENGTH)), -2 * np.ones((2, 13, N_STRENGTH))
     assert not later_play.insurance_gains(rules.load("russian"), None, folded, None, Play(NEVER, 4)).any()
