@@ -133,6 +133,12 @@ def insurance_sizes(final: Sequence[Card], rules: Rules) -> list[int]:
     return [0, *range(low, high + 1)]
 
 
+def _throws_up(throw: Sequence[Card], up: Card) -> bool:
+    """Whether the cards thrown away hold one of the up-card's rank (a player's insurance may read
+    it): written here apart from ``Action.throws_rank_of``, which the tests judge by it."""
+    return any(c >> 2 == up >> 2 for c in throw)
+
+
 def bet_values(final: Sequence[Card], up: Card, deck: Sequence[Card], rules: Rules,
                play: Play = BEST, thrown_up: bool = False) -> dict[str, Fraction]:
     """EV of betting a final hand: with the best insurance (every size tried, the smallest of
@@ -204,7 +210,7 @@ def exchange(hand: Sequence[Card], up: Card, throw: Sequence[Card], rules: Rules
     k = len(throw)
     deck = unseen([*hand, up, *dead])  # the thrown cards are out of play
     forced = k in rules.exchange_forces_bet
-    thrown_up = any(c >> 2 == up >> 2 for c in throw)
+    thrown_up = _throws_up(throw, up)
     total = Fraction(0)
     count = 0
     for new in combinations(deck, k):
@@ -242,7 +248,7 @@ def option_results(hand: Sequence[Card], up: Card, rules: Rules, action: str, th
         kept = [c for c in hand if c not in throw]
         finals = [([*kept, *new], [x for x in deck if x not in new]) for new in combinations(deck, len(throw))]
         fee, forced = rules.exchange_fees[len(throw) - 1], len(throw) in rules.exchange_forces_bet
-    thrown_up = any(c >> 2 == up >> 2 for c in throw)
+    thrown_up = _throws_up(throw, up)
     total: dict[int, int] = {}
     rounds = 0
     for final, rest in finals:

@@ -169,9 +169,12 @@ def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("perturbed-*.npy"))) == 2
     settled = sorted(tmp_path.glob("settled-*.npy"))
     assert len(settled) == 2
-    # chained again after the shake: no size loses more than its shaken card
+    # chained again after the shake: what is kept of each size is the card returned, and no size
+    # loses more than its shaken card
     for size in (3, 5):
         (shaken,) = tmp_path.glob(f"perturbed-{size}-*.npy")
+        (kept_settled,) = tmp_path.glob(f"settled-{size}-*.npy")
+        assert derive._kept_card(kept_settled) == found[size]
         assert found[size][1] <= derive._kept_card(shaken)[1]
 
     def no_search(*args, **kwargs):
