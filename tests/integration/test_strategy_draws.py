@@ -365,6 +365,45 @@ def test_what_a_derived_card_s_actions_lose(codes, seen):
     assert text.splitlines()[0].endswith(" 8 lines, the")      # 3 + 2 + 2 insurance + 1 buying a game
 
 
+def test_a_derived_line_that_loses_more_than_betting_at_once_bets(codes, seen):
+    """A derive's last touch (``_at_once``): a first-decision line whose exact cost is above what
+    betting (or folding) its deals at once loses, under the card's own insurance and buys, bets
+    (or folds) them; a line below both keeps its action. What betting loses is counted here class
+    by class (``deal.option_values``), apart from the derive's ``bet_counts``."""
+    import importlib
+
+    from solver.play import NEVER, Play
+
+    derive = importlib.import_module("solver.strategy.derive")
+    hands, ups, weight = enumerate_classes()
+    rows = np.asarray(sorted(random.Random(8).sample(range(len(hands)), 1500)), np.int64)
+    lines = (derive.Line((("category", "three_of_a_kind+"),), "sixth_card"),
+             derive.Line((("category", "pair"),), "keep pair"),
+             derive.Line((("category", "ak"),), "sixth_card"),
+             derive.Line((), "keep highest"))
+    after = (derive.Line((("category", "pair+"),), "bet"), derive.Line((), "fold"))
+    insurance = (derive.Line((("category", "full_house+"),), "most"), derive.Line((), "none"))
+    card = strategy.parse(derive.card_text(lines, RUSSIAN, "t", after, Play(NEVER, 4), insurance), "t.toml")
+    part = seen.take(rows)
+    line = card.decide(part)
+    deals = float(weight[rows].sum())
+    lost = np.zeros((len(lines), 2))
+    for i, r in enumerate(rows.tolist()):
+        hand, up = tuple(int(c) for c in hands[r]), int(ups[r])
+        bet = float(deal.option_values(hand, up, [Action("bet")], RUSSIAN, play=card.play)[0])
+        lost[line[i]] += weight[r] * (codes.best_ev[r] - np.asarray([bet, -1.0])) / deals
+    assert (np.bincount(line, minlength=len(lines)) > 10).all()
+    # above betting and folding both: the cheaper of the two; below both: kept
+    costs = [lost[0].min() + 1e-9, lost[1].min() - 1e-9, lost[2].min() + 1e-9, lost[3].min() - 1e-9]
+    touched = derive._at_once(lines, costs, card, RUSSIAN, part, hands[rows], ups[rows], weight[rows],
+                              codes.best_ev[rows])
+    assert [t.action for t in touched] == [("bet", "fold")[int(np.argmin(lost[0]))], "keep pair",
+                                            ("bet", "fold")[int(np.argmin(lost[2]))], "keep highest"]
+    assert [t.when for t in touched] == [x.when for x in lines]
+    assert derive._at_once(lines, [0.0] * 4, card, RUSSIAN, part, hands[rows], ups[rows], weight[rows],
+                           codes.best_ev[rows]) == lines
+
+
 def test_the_insurance_and_buys_a_derived_card_states():
     """``later_play``: the threshold of P from which doing it gains most over never (none when
     nothing does), and, over a sample of classes, a choice no other threshold beats on them."""
