@@ -1057,6 +1057,18 @@ def _at_once(lines: tuple[Line, ...], costs: list[float], card: StrategyCard, ru
     return tuple(out)
 
 
+def _freed(stating: dict[int, Found], ruled: dict[int, Found], lines: int) -> tuple[int, int]:
+    """The lines of the bet or fold after a draw and of the insurance, of the searches' cards by
+    size ``stating`` and ``ruled``, at most ``lines`` together, whose searches lose least together.
+
+    >>> stating, ruled = {4: ((), 0.5), 5: ((), 0.2)}, {3: ((), 0.3), 4: ((), 0.1)}
+    >>> _freed(stating, ruled, 7), _freed(stating, ruled, 8), _freed(stating, ruled, 9)
+    ((4, 3), (5, 3), (5, 4))
+    """
+    return min(((a, b) for a in stating for b in ruled if a + b <= lines),
+               key=lambda split: stating[split[0]][1] + ruled[split[1]][1])
+
+
 def after_draw_lines(size: int) -> range:
     """The numbers of lines a derived card of ``size`` lines may give to the bet or fold after a
     draw (the rest to the first decision): the derive takes the one of least loss."""
@@ -1181,16 +1193,15 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         lines = plain(lines, rules, seen)
         if note is not None:
             note(f"{len(d.lines) - len(lines)} of the first decision's lines freed by betting or folding at once")
-        free = most - len(lines) - k - j - (play.buy_from is not None)
-        stating = _final_rules(gains_of(lines), ACTIONS, range(2, min(AFTER_LINES, k + free) + 1), folder,
-                               jobs) if stated else {0: ((), 0.0)}
+        free = most - d.size + len(d.lines) - len(lines)
+        stating: dict[int, Found] = {0: ((), 0.0)}
+        if stated:
+            stating = _final_rules(gains_of(lines), ACTIONS, range(2, min(AFTER_LINES, k + free) + 1), folder, jobs)
         ruled = {j: (d.insurance, 0.0)}
         if insuring:
             ruled = _final_rules(insurance_gains(lines, stating[k][0]), INSURE, range(1, j + free + 1), folder, jobs)
-        # the freed lines to the bet or fold after a draw or to the insurance, as their searches
-        # lose least (the insurance's over the bet or fold of as many lines as before)
-        k2, j2 = min(((a, b) for a in stating for b in ruled if a + b <= k + j + free),
-                     key=lambda split: stating[split[0]][1] + ruled[split[1]][1])
+        # the insurance's searched over the bet or fold of as many lines as before
+        k2, j2 = _freed(stating, ruled, k + j + free)
         insurance = d.insurance
         if insuring:
             if k2 != k:
