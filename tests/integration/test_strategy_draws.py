@@ -369,10 +369,12 @@ def test_a_derived_line_that_loses_more_than_betting_at_once_bets(codes, seen):
     """A derive's last touch (``_at_once``): a first-decision line whose exact cost is above what
     betting (or folding) its deals at once loses, under the card's own insurance and buys, bets
     (or folds) them; a line below both keeps its action. What betting loses is counted here class
-    by class (``deal.option_values``), apart from the derive's ``bet_counts``."""
+    by class (``deal.option_values``), apart from the derive's ``bet_counts``; under the solver's
+    insurance betting three of a kind or better would lose less, so the line just below what the
+    card's own play loses tells the two apart."""
     import importlib
 
-    from solver.play import NEVER, Play
+    from solver.play import BEST, NEVER, Play
 
     derive = importlib.import_module("solver.strategy.derive")
     hands, ups, weight = enumerate_classes()
@@ -388,16 +390,20 @@ def test_a_derived_line_that_loses_more_than_betting_at_once_bets(codes, seen):
     line = card.decide(part)
     deals = float(weight[rows].sum())
     lost = np.zeros((len(lines), 2))
+    solvers = 0.0            # betting the first line's deals with the solver's insurance and buys
     for i, r in enumerate(rows.tolist()):
         hand, up = tuple(int(c) for c in hands[r]), int(ups[r])
         bet = float(deal.option_values(hand, up, [Action("bet")], RUSSIAN, play=card.play)[0])
         lost[line[i]] += weight[r] * (codes.best_ev[r] - np.asarray([bet, -1.0])) / deals
-    assert (np.bincount(line, minlength=len(lines)) > 10).all()
-    # above betting and folding both: the cheaper of the two; below both: kept
-    costs = [lost[0].min() + 1e-9, lost[1].min() - 1e-9, lost[2].min() + 1e-9, lost[3].min() - 1e-9]
+        if line[i] == 0:
+            solvers += weight[r] * (codes.best_ev[r] - float(deal.option_values(hand, up, [Action("bet")], RUSSIAN,
+                                                                                 play=BEST)[0])) / deals
+    assert (np.bincount(line, minlength=len(lines)) > 10).all() and solvers < lost[0, 0] - 1e-6
+    # below betting and folding both: kept; above the cheaper of the two: that one
+    costs = [lost[0].min() - 1e-9, lost[1].min() + 1e-9, lost[2].min() + 1e-9, lost[3].min() - 1e-9]
     touched = derive._at_once(lines, costs, card, RUSSIAN, part, hands[rows], ups[rows], weight[rows],
                               codes.best_ev[rows])
-    assert [t.action for t in touched] == [("bet", "fold")[int(np.argmin(lost[0]))], "keep pair",
+    assert [t.action for t in touched] == ["sixth_card", ("bet", "fold")[int(np.argmin(lost[1]))],
                                             ("bet", "fold")[int(np.argmin(lost[2]))], "keep highest"]
     assert [t.when for t in touched] == [x.when for x in lines]
     assert derive._at_once(lines, [0.0] * 4, card, RUSSIAN, part, hands[rows], ups[rows], weight[rows],
