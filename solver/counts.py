@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 
 class Situation(NamedTuple):
     """Betting one final hand against every dealer hand (and every draw of a buy)."""
@@ -39,6 +41,12 @@ BET = {name: i for i, name in enumerate(BET_COLUMNS)}
 RESULT_ROW = ("win", "tie", "lose", "nq", "buys", "buy_win", "buy_tie", "buy_lose")
 #: where those are among ``BET_COLUMNS``
 RESULT_COLUMNS = [BET[name] for name in RESULT_ROW]
+
+
+def bet_evs(rows: np.ndarray) -> np.ndarray:
+    """The EV per deal of each row of ``deal.bet_counts`` (its value over n * den), as floats."""
+    out: np.ndarray = rows[:, BET["value"]] / (rows[:, BET["n"]] * rows[:, BET["den"]]).astype(np.float64)
+    return out
 
 
 class Bet(NamedTuple):

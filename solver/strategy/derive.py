@@ -43,7 +43,7 @@ from ..action import KINDS, N_CODES, SIXTH_CARD, Action, exchange_code
 from ..cards import RANK_NAMES
 from ..category import CATEGORIES
 from ..classes import enumerate_classes, rank_order
-from ..counts import BET
+from ..counts import BET, bet_evs
 from ..deal import bet_counts, option_values
 from ..errors import InputError
 from ..manifest import writable_directory, write_atomic
@@ -1043,8 +1043,7 @@ def _at_once(lines: tuple[Line, ...], costs: list[float], card: StrategyCard, ru
     less what they make, as floats: only the exact check of the card it makes says whether it
     loses less."""
     bets = bet_counts(hands, ups, rules, card.play)
-    losing = {"bet": best_ev - bets[:, BET["value"]] / (bets[:, BET["n"]] * bets[:, BET["den"]]).astype(np.float64),
-               "fold": best_ev + 1}
+    losing = {"bet": best_ev - bet_evs(bets), "fold": best_ev + 1}
     line = card.decide(seen)
     deals = float(weight.sum())
     out = list(lines)
@@ -1137,7 +1136,7 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     if rules.draws:
         seen = Seen.of(hands, ups)
         bets = bet_counts(hands, ups, rules, play)
-        bet_ev = bets[:, BET["value"]] / (bets[:, BET["n"]] * bets[:, BET["den"]]).astype(np.float64)
+        bet_ev = bet_evs(bets)
         found = _cell_of(seen, True)
         values = representative_values(found[0], rules, codes, jobs, progress, work)
         folder = work_folder(codes.table, work)

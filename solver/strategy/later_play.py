@@ -35,7 +35,7 @@ import numpy as np
 from .. import _eval
 from ..action import KINDS
 from ..classes import N_DEALS, enumerate_classes
-from ..counts import BET
+from ..counts import bet_evs
 from ..deal import bet_counts, lowest_strength, payout_by_strength
 from ..play import BEST, NEVER, Play
 from ..rules import Rules
@@ -97,7 +97,7 @@ def toml(play: Play) -> list[str]:
 def _bet_value(hands: np.ndarray, ups: np.ndarray, weight: np.ndarray, rules: Rules, play: Play) -> np.ndarray:
     """Each dealt hand bet at once under ``play``, times its deals (floats)."""
     c = bet_counts(hands, ups, rules, play)
-    out: np.ndarray = c[:, BET["value"]] / (c[:, BET["n"]] * c[:, BET["den"]]).astype(np.float64) * weight
+    out: np.ndarray = bet_evs(c) * weight
     return out
 
 
