@@ -548,7 +548,8 @@ def strategy_check(
 
 @strategy_app.command("derive")
 def strategy_derive(
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Rules (preset or file).")] = "russian",
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: russian, or "
+                                              "the --from card's own.")] = None,
     lines: Annotated[int, typer.Option("--lines", "-n", min=2, max=200, help="The most lines of the card.")] = 20,
     curve: Annotated[bool, typer.Option("--curve", help="Also derive and check cards of 5, 10, 20 and 40 lines "
                                         "(the cost curve).")] = False,
@@ -567,6 +568,11 @@ def strategy_derive(
                                                 "them too (a line each, read from what the hand pays; the insurance "
                                                 "perhaps as rules on the final hand and the up-card), as a person "
                                                 "plays them; or leaves them to the solver (optimal).")] = True,
+    start: Annotated[str | None, typer.Option("--from", help="Rules with draws: start from this derived card (its "
+                                              "file, or the name of one installed with rpoker) instead of "
+                                              "searching: check it, then repair it as the derive repairs the card "
+                                              "it finds (lines bet or folded at once, lines split off), keeping what "
+                                              "loses less.")] = None,
 ) -> None:
     """A strategy card of at most --lines rules, derived from optimal play and checked exactly.
 
@@ -577,13 +583,17 @@ def strategy_derive(
 
     if work is not None and not work.strip():
         raise InputError("--work is empty: name a directory")
-    r = rules_mod.load(rules)
+    found = strategy_mod.load(start) if start is not None else None
+    if found is not None and curve:
+        raise InputError("--curve searches cards of every size: leave out --from")
+    r = rules_mod.load(rules or (found.rules if found is not None else "russian"))
     directory = writable_directory(_out_dir(out, Path("reports") / f"{r.name}-strategy"), "strategy")
     # with draws: the cells' representatives solved, then each card's departures
     with _progress(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
         derived = strategy_mod.derive(r, lines, jobs, progress, curve=strategy_mod.CURVE if curve else (),
                                       table=table, work=Path(work) if work else None, after_draw=after_draw,
-                                      insurance_buy=insurance_buy, note=lambda line: _err.print(line, highlight=False))
+                                      insurance_buy=insurance_buy, note=lambda line: _err.print(line, highlight=False),
+                                      start=found)
     written = strategy_mod.write_derived(derived, lines, directory)
     typer.echo(written[1].read_text(), nl=False)
     _err.print(f"written: {', '.join(str(p) for p in written)}", highlight=False)

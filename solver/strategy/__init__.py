@@ -8,6 +8,9 @@ TOML file: docs/strategy.md) and its exact cost against optimal play.
 - ``departing``: under rules with draws, the deals a card plays otherwise than the table's best,
   played out both ways;
 - ``derive``: a card of at most N lines derived from optimal play (``derive``, ``write_derived``);
+- ``vocabulary``: the conditions a derived card may state and its lines (``atoms``, ``Line``);
+- ``at_once``: a checked card's repairs where betting or folding at once loses less than its own
+  later rules make of a draw (``whole_lines``, ``split_lines``);
 - ``rendering``: a check as text and as JSON.
 """
 

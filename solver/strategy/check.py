@@ -81,6 +81,8 @@ class CardCheck:
     lines: tuple[LineCost, ...]
     departures: tuple[Departure, ...]
     after_draw_cost: Fraction            # lost where the first action is the best: by the bet or fold after the draw
+    losses: np.ndarray                   # each class's loss per deal, over ``unit`` (with draws: the table's rows)
+    unit: int
 
     @property
     def cost(self) -> Fraction:
@@ -164,7 +166,7 @@ def _assemble(card: StrategyCard, rules: Rules, seen: Seen, line: np.ndarray, we
                            Fraction(exact_total(weight[line == i], loss[line == i]), total * unit))
                   for i, rule in enumerate(card.first))
     return CardCheck(card, rules, optimal.ev - cost, mine, optimal, int(weight[differ].sum()), lines,
-                     _departures(seen, weight, loss, played, best, total, unit, cost), after_draw_cost)
+                     _departures(seen, weight, loss, played, best, total, unit, cost), after_draw_cost, loss, unit)
 
 
 @cache

@@ -31,6 +31,7 @@ import inspect
 import json
 import math
 import random
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -38,10 +39,13 @@ from typing import Any
 
 import numpy as np
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
 from .. import __version__
 from ..action import KINDS, N_CODES, SIXTH_CARD, Action, exchange_code
-from ..cards import RANK_NAMES
-from ..category import CATEGORIES
 from ..classes import enumerate_classes, rank_order
 from ..counts import BET, bet_evs
 from ..deal import bet_counts, option_values
@@ -50,16 +54,19 @@ from ..manifest import writable_directory, write_atomic
 from ..play import BEST, Play
 from ..report.counting import Counts, class_counts
 from ..rules import Rules
+from ..rules import load as rules_load
 from . import later_play
 from .after_draw import ACTIONS, bet_table, final_hands
-from .card import INSURE, StrategyCard, condition, parse
+from .at_once import AtOnce, split_lines, whole_lines
+from .card import INSURE, StrategyCard, parse
 from .check import CardCheck, check, ranked_classes
 from .departing import TableCodes, work_folder
 from .draw_gains import draw_gains
 from .hands import Seen
-from .keep import NO_HAND, Keep, rank_set
+from .keep import NO_HAND, Keep
 from .kept import read_sealed, write_sealed
 from .rendering import later_words
+from .vocabulary import NARROWS, Line, atoms, condition_masks, narrowing
 
 #: the cards' sizes of the cost curve
 CURVE = (5, 10, 20, 40)
@@ -84,48 +91,6 @@ def actions(rules: Rules) -> tuple[str, ...]:
     exchanges by what they keep (``keep ...``)."""
     out = ["bet", "fold"] + (["sixth_card"] if rules.sixth_card else [])
     return (*out, *(f"keep {k}" for k in KEEPS if rules.exchange))
-
-
-def _span(a: int, b: int) -> str:
-    return RANK_NAMES[a] if a == b else f"{RANK_NAMES[a]}-{RANK_NAMES[b]}"
-
-
-def atoms(draws: bool = False, thrown: bool = False) -> list[tuple[str, Any]]:
-    """The conditions a derived card may use, as (key, value) of the card's file: categories (and
-    "or better"), up-card ranges, the up-card matching a card of the hand or its pair (trips, ...)
-    or not, a card (or one of two) held, the pair's range, the up-card below the n-th card, the
-    AK hands' next cards; with ``draws``, the
-    up-card above the n-th card and against the pair, the draws to a flush, a straight, a
-    straight flush and a royal, and which high card the highest card of a hand without a pair is
-    suited with; with ``thrown`` (a final hand after a draw), whether a card
-    thrown away had the up-card's rank."""
-    out: list[tuple[str, Any]] = [("category", c) for c in CATEGORIES] + [("category", f"{c}+") for c in CATEGORIES[1:]]
-    out += [("up", _span(a, b)) for a in range(13) for b in range(a, 13)]
-    out += [("up_matches", True), ("up_matches", False), ("up_matches_group", True), ("up_matches_group", False)]
-    out += [("holds", RANK_NAMES[r]) for r in range(13)]
-    out += [("holds", f"{RANK_NAMES[a]},{RANK_NAMES[b]}") for a in range(13) for b in range(a)]
-    out += [("group", _span(a, b)) for a in range(13) for b in range(a, 13)]
-    out += [("up_below", n) for n in range(1, 6)]
-    out += [("at_least", f"A K {RANK_NAMES[x]}") for x in range(11)]
-    out += [("at_least", f"A K {RANK_NAMES[x]} {RANK_NAMES[y]}") for x in range(11) for y in range(x)]
-    if draws:
-        # the up-card against the hand's cards: what an exchange hopes to pair against the dealer's
-        out += [("up_below", "group")] + [("up_above", n) for n in (*range(1, 6), "group")]
-        out += [("to_flush", 3), ("to_flush", 4), ("to_straight", "open"), ("to_straight", "inside"),
-                ("to_straight", "double"), ("to_straight_flush", 3), ("to_straight_flush", 4), ("to_royal", 3),
-                ("to_royal", 4)]
-        out += [("highest_suited", n) for n in range(2, 6)]
-    if thrown:
-        out += [("thrown_matches_up", True), ("thrown_matches_up", False)]
-    return out
-
-
-@dataclass(frozen=True)
-class Line:
-    """A derived rule: its conditions as (key, value) and its action."""
-
-    when: tuple[tuple[str, Any], ...]
-    action: str
 
 
 @dataclass(frozen=True)
@@ -364,37 +329,6 @@ def _cells(seen: Seen, loss: np.ndarray, weight: np.ndarray, draws: bool,
     return seen.take(first), summed
 
 
-#: conditions whose values are sets that nest: a second one on a path narrows the first
-NARROWS = ("category", "up", "group")
-
-
-def _narrowing(vocabulary: list[tuple[str, Any]]) -> Callable[[tuple[int, ...], int], tuple[int, ...] | None]:
-    """``narrow(path, i)``: the conditions of ``path`` with the vocabulary's condition ``i``
-    added — in the place of one of its key where both are sets (``NARROWS``) whose intersection
-    the vocabulary states (pair or better, then trips: trips) — or None where a card could not
-    state it (a key twice)."""
-    def values(key: str, value: str) -> frozenset[int]:
-        if key == "category":
-            k = CATEGORIES.index(value.rstrip("+"))
-            return frozenset(range(k, len(CATEGORIES))) if value.endswith("+") else frozenset({k})
-        return rank_set(value, key)
-
-    sets = {i: values(k, v) for i, (k, v) in enumerate(vocabulary) if k in NARROWS}
-    stated = {(vocabulary[i][0], held): i for i, held in sets.items()}
-
-    def narrow(path: tuple[int, ...], i: int) -> tuple[int, ...] | None:
-        key = vocabulary[i][0]
-        same = [n for n, j in enumerate(path) if vocabulary[j][0] == key]
-        if not same:
-            return (*path, i)
-        if key not in NARROWS:
-            return None
-        n = same[0]
-        both = stated.get((key, sets[path[n]] & sets[i]))
-        return None if both is None else (*path[:n], both, *path[n + 1:])
-    return narrow
-
-
 def _stated(path: tuple[int, ...] | None) -> tuple[int, ...]:
     """The path of a split made: the search splits only by conditions a card can state there."""
     if path is None:
@@ -458,10 +392,10 @@ def search(seen: Seen, loss: np.ndarray, names: tuple[str, ...], sizes: tuple[in
     vocabulary = atoms(draws, seen.thrown_up is not None)
     # the conditions over the cells: stated once for one process; workers state their own, and
     # none is held here meanwhile
-    masks = _masks(seen, vocabulary) if jobs == 1 else None
+    masks = condition_masks(seen, vocabulary) if jobs == 1 else None
 
     def stated() -> np.ndarray:
-        return masks if masks is not None else _masks(seen, vocabulary)
+        return masks if masks is not None else condition_masks(seen, vocabulary)
 
     # the kept cards' names (with no folder, nothing to name)
     key = _search_key(loss, stated(), names, lookahead) if folder is not None else ""
@@ -653,7 +587,7 @@ def _perturbed_size(seen: Seen, loss: np.ndarray, names: tuple[str, ...], card: 
     loss (``masks``: the conditions' cells, when at hand)."""
     vocabulary = atoms(draws, seen.thrown_up is not None)
     if masks is None:
-        masks = _masks(seen, vocabulary)
+        masks = condition_masks(seen, vocabulary)
     out = _perturbed(loss, masks, vocabulary, _listed(card[0], names, vocabulary), size, rounds)
     return size, (_written(out, names, vocabulary), _total(loss, masks > 0, out))
 
@@ -669,22 +603,15 @@ def _written(listed: Listed, names: tuple[str, ...], vocabulary: list[tuple[str,
     return tuple(Line(tuple(vocabulary[i] for i in path), names[a]) for path, a in listed)
 
 
-def _masks(seen: Seen, vocabulary: list[tuple[str, Any]]) -> np.ndarray:
-    """Each condition of ``vocabulary`` over the cells ``seen``: 1.0 where it holds (float64: sums
-    over hundreds of thousands of cells decide between near ties)."""
-    out: np.ndarray = np.stack([condition(k, v)[0](seen) for k, v in vocabulary]).astype(np.float64)
-    return out
-
-
 def _search_size(seen: Seen, loss: np.ndarray, names: tuple[str, ...], size: int, draws: bool, lookahead: int,
                  masks: np.ndarray | None = None) -> tuple[int, tuple[tuple[Line, ...], float]]:
     """``search``'s card of at most ``size`` lines, with its loss (``masks``: the conditions'
     cells, when at hand)."""
     vocabulary = atoms(draws, seen.thrown_up is not None)
     if masks is None:
-        masks = _masks(seen, vocabulary)
+        masks = condition_masks(seen, vocabulary)
     by_cell = np.ascontiguousarray(masks.T)      # a cell's conditions together: subsets of cells copy fast
-    narrow = _narrowing(vocabulary)
+    narrow = narrowing(vocabulary)
     ordered = np.sort(loss, axis=1)
     gain = ordered[:, 1] - ordered[:, 0] if loss.shape[1] > 1 else np.zeros(len(loss))
     sides = np.zeros(loss.shape)
@@ -932,7 +859,7 @@ def _refine(loss: np.ndarray, masks: np.ndarray, vocabulary: list[tuple[str, Any
     if by_cell is None:
         by_cell = np.ascontiguousarray(masks.T)      # a cell's conditions together: subsets of cells copy fast
     rows = np.arange(len(loss))
-    narrow = _narrowing(vocabulary)
+    narrow = narrowing(vocabulary)
 
     def total(lines: Listed) -> float:
         return _total(loss, held, lines)
@@ -1026,34 +953,9 @@ def _lines(root: _Node, names: tuple[str, ...], vocabulary: list[tuple[str, Any]
 
 
 #: the search's code, read once: a card kept by a search of other code is searched again (``_search_key``)
-_SEARCH_CODE = "".join(inspect.getsource(code) for code in (atoms, _narrowing, _stated, _Node, _impurity, _search_size,
+_SEARCH_CODE = "".join(inspect.getsource(code) for code in (atoms, narrowing, _stated, _Node, _impurity, _search_size,
                                                              _grow, _decided, _total, _dropped, _retouch, _refine,
                                                              _lines))
-
-
-def _at_once(lines: tuple[Line, ...], costs: list[float], card: StrategyCard, rules: Rules, seen: Seen,
-             hands: np.ndarray, ups: np.ndarray, weight: np.ndarray, best_ev: np.ndarray) -> tuple[Line, ...]:
-    """The first decision's ``lines`` (those of ``card``, of exact ``costs`` per ante as its check
-    counts them, later decisions included) with the action of each replaced by betting or folding
-    at once where that loses less over the line's deals, under the card's own insurance and buys:
-    the search values a draw as the solver would play its final hands, and the card's own later
-    rules may play them worse than a bet at once (the default rules' derived card of 2026-12-06:
-    a sixth card with three of a kind or better lost 0.0364 % there, betting them 0.0293 %). The
-    classes ``seen`` (cards ``hands``, up-cards ``ups``, of ``weight`` deals) lose ``best_ev``
-    less what they make, as floats: only the exact check of the card it makes says whether it
-    loses less."""
-    bets = bet_counts(hands, ups, rules, card.play)
-    losing = {"bet": best_ev - bet_evs(bets), "fold": best_ev + 1}
-    line = card.decide(seen)
-    deals = float(weight.sum())
-    out = list(lines)
-    for k, cost in enumerate(costs):
-        rows = line == k
-        lost = {a: float(np.dot(weight[rows], loss[rows])) / deals for a, loss in losing.items()}
-        action = min(lost, key=lambda a: lost[a])
-        if lost[action] < cost and out[k].action != action:
-            out[k] = replace(out[k], action=action)
-    return tuple(out)
 
 
 def _freed(stating: dict[int, Found], ruled: dict[int, Found], lines: int) -> tuple[int, int]:
@@ -1092,10 +994,26 @@ def _final_rules(gains: np.ndarray, names: tuple[str, str], sizes: range, folder
     return search(seen, loss, names, tuple(sizes), folder=folder, jobs=jobs)
 
 
+def card_lines(text: str) -> tuple[tuple[Line, ...], tuple[Line, ...], tuple[Line, ...]]:
+    """The lines of a card's file (``card_text``; read by ``card.parse`` first, which names any
+    error): its first decision's, its bet or fold after a draw's and its insurance's.
+
+    >>> card_lines('[[first]]\\nwhen = { up_below = 2 }\\ndo = "exchange"\\nkeep = "A K"')[0]
+    (Line(when=(('up_below', 2),), action='keep A K'),)
+    """
+    data = tomllib.loads(text)
+
+    def lines(table: str) -> tuple[Line, ...]:
+        return tuple(Line(tuple(rule.get("when", {}).items()),
+                          f"keep {rule['keep']}" if rule["do"] == "exchange" else rule["do"])
+                     for rule in data.get(table, []))
+    return lines("first"), lines("after_draw"), lines("insurance")
+
+
 def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
            counts: Counts | None = None, curve: tuple[int, ...] = (), table: str | Path | None = None,
            work: Path | None = None, after_draw: bool = True, insurance_buy: bool = True,
-           note: Callable[[str], None] | None = None) -> list[Derived]:
+           note: Callable[[str], None] | None = None, start: StrategyCard | None = None) -> list[Derived]:
     """The derived card of at most ``most`` lines, and those of each size of ``curve``, each
     checked exactly (rules with draws: from their complete ``table``, the check's departures
     kept in ``work``, as ``check``). With draws and ``after_draw``, a card states the bet or
@@ -1107,9 +1025,13 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     (``INSURANCE_LINES``) as lose least, first decision and insurance together; both are searched
     over the draws and bets of the first decision the card ends with. Checked, a card with later
     rules of its own has each first-decision line that loses more than betting or folding its deals
-    at once under them bet or folded at once (``_at_once``), its later rules searched again over
-    the draws that leaves, with the lines it frees, and is checked again: the card that loses less
-    is kept. ``note`` hears of each stage past the first's progress: the searches, each card found."""
+    at once under them bet or folded at once (``at_once.whole_lines``), its later rules searched
+    again over the draws that leaves, with the lines it frees, and is checked again; then the deals
+    of its lines that lose less bet or folded at once split off into lines of their own
+    (``split_off``), and it is checked again: the card that loses less is kept. ``start``: a card a derive wrote, taken
+    as found instead of searching (its lines, its insurance and buys), then checked and repaired
+    so; the only card returned. ``note`` hears of each stage past the first's progress: the
+    searches, each card found."""
     if not 2 <= most <= 200:
         raise InputError(f"--lines must be 2 to 200, not {most}")
     names = actions(rules)
@@ -1119,10 +1041,14 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     stated = rules.draws and after_draw
     play = BEST
     folder: Path | None = None          # rules with draws: where the search keeps its cards
+    if start is not None:
+        if rules_load(start.rules) != rules:
+            raise InputError(f"strategy file {start.path} is for the rules {start.rules!r}, not {rules.name!r}")
+        play = start.play
     if rules.draws:
         codes = TableCodes.read(rules, table)
         hands, ups, weight = enumerate_classes()
-        if insurance_buy:
+        if insurance_buy and start is None:
             play = later_play.choose(rules, hands, ups, weight)
     extra = later_play.lines(play)
     if most - extra < 2:
@@ -1135,23 +1061,11 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     first = {m for m in first if m >= 2}
     if rules.draws:
         seen = Seen.of(hands, ups)
-        bets = bet_counts(hands, ups, rules, play)
-        bet_ev = bet_evs(bets)
-        found = _cell_of(seen, True)
-        values = representative_values(found[0], rules, codes, jobs, progress, work)
         folder = work_folder(codes.table, work)
-        estimate = representative_losses(seen.take(found[0]), values, codes.best_ev[found[0]], names, rules)
-        loss = _table_losses(seen, codes, rules, names, estimate[found[1]], bet_ev)
-        del estimate
     else:
         c = counts if counts is not None else class_counts(rules, jobs, progress)
         _, _, seen = ranked_classes()
-        loss, weight = _bet_fold_losses(c), c.weight
-    cells, summed = _cells(seen, loss, weight, rules.draws, found)
-    del loss
-    out: list[Derived] = []
-    cards = search(cells, summed, names, tuple(sorted(first)), rules.draws, folder=folder, jobs=jobs, note=note)
-    deals = float(weight.sum())      # the search's losses are summed over the deals, the gains per deal
+        weight = c.weight
 
     def played(lines: tuple[Line, ...]) -> np.ndarray:
         """The table codes of the first decision ``lines`` in every class."""
@@ -1179,14 +1093,17 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         return Derived(chosen, card, check(card, rules, jobs, progress, counts=c, table=table, work=work,
                                            returns=False), text, later, insurance)
 
+    def at_once_losses(d: Derived) -> AtOnce:
+        """What each class loses as ``d`` plays it, and bet or folded at once under its own play."""
+        return AtOnce.of(d.check.losses / d.check.unit, rules, d.card.play, hands, ups, codes.best_ev)
+
     def at_once(d: Derived, most: int, k: int, j: int) -> Derived:
         """``d`` with its first decision's lines that lose more, exactly, than betting or folding
-        their hands at once under its own later rules bet or folded at once (``_at_once``), the
+        their hands at once under its own later rules bet or folded at once (``whole_lines``), the
         lines that leaves redundant left out, and its later rules searched again over its draws
         and bets, with the lines freed (``k``, ``j``: the lines its bet or fold after a draw and
         its insurance had): kept where it loses less, exactly."""
-        lines = _at_once(d.lines, [float(line.cost) for line in d.check.lines], d.card, rules, seen, hands, ups,
-                         weight, codes.best_ev)
+        lines = whole_lines(d.lines, d.card.decide(seen), at_once_losses(d), weight)
         if lines == d.lines:
             return d
         lines = plain(lines, rules, seen)
@@ -1208,6 +1125,65 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
             insurance = () if ruled[j2][0] == (Line((), "none"),) else ruled[j2][0]
         touched = checked(lines, stating[k2][0], insurance)
         return touched if touched.check.cost < d.check.cost else d
+
+    def split_off(d: Derived, most: int) -> Derived:
+        """``d`` with the deals of its first decision's lines that lose less bet or folded at once
+        under its own later rules split off into lines of their own (``split_lines``): in the lines
+        of ``most`` it has room for, and in one of its insurance's where the line gains more than
+        the insurance, searched again in one line less over the draws and bets that leaves, loses
+        by it. Kept where it loses less, exactly."""
+        room = most - d.size
+        trade = int(insuring and len(d.insurance) > 1)
+        if room + trade < 1:
+            return d
+        splits = split_lines(d.lines, seen, d.card.decide(seen), at_once_losses(d),
+                             weight, atoms(draws=True), room + trade)
+        lines, insurance = splits[min(room, len(splits)) - 1][0] if room and splits else d.lines, d.insurance
+        if len(splits) > room:
+            j = len(d.insurance)
+            ruled = _final_rules(insurance_gains(splits[room][0], d.after), INSURE, range(1, j + 1), folder, jobs)
+            gain = splits[room][1] - (splits[room - 1][1] if room else 0.0)
+            if note is not None:
+                note(f"a line split off gains {gain * 100:.6f} % of the ante; the insurance in one line less loses "
+                     f"{(ruled[j - 1][1] - ruled[j][1]) * 100:.6f} % more (the sums' floats)")
+            if gain > ruled[j - 1][1] - ruled[j][1]:
+                lines = splits[room][0]
+                insurance = () if ruled[j - 1][0] == (Line((), "none"),) else ruled[j - 1][0]
+        if lines == d.lines:
+            return d
+        lines = plain(lines, rules, seen)
+        if note is not None:
+            note(f"the first decision in {len(lines)} lines, from {len(d.lines)}: lines split off bet or fold at once")
+        parted = checked(lines, d.after, insurance)
+        return parted if parted.check.cost < d.check.cost else d
+
+    def repaired(d: Derived, most: int, k: int, j: int) -> Derived:
+        """``d`` after both repairs of its exact check (``at_once``, ``split_off``)."""
+        return split_off(at_once(d, most, k, j), most)
+
+    if start is not None:
+        found_lines = card_lines(Path(start.path).read_text(encoding="utf-8"))
+        size = len(found_lines[0]) + len(found_lines[1]) + later_play.lines(play, len(found_lines[2]))
+        if size > most:
+            raise InputError(f"strategy file {start.path} has {size} lines, more than --lines {most}")
+        d = checked(*found_lines)
+        return [repaired(d, most, len(d.after), max(1, len(d.insurance))) if stated or insuring else d]
+
+    if rules.draws:
+        found = _cell_of(seen, True)
+        values = representative_values(found[0], rules, codes, jobs, progress, work)
+        estimate = representative_losses(seen.take(found[0]), values, codes.best_ev[found[0]], names, rules)
+        bet_ev = bet_evs(bet_counts(hands, ups, rules, play))
+        loss = _table_losses(seen, codes, rules, names, estimate[found[1]], bet_ev)
+        del estimate
+    else:
+        assert c is not None
+        loss = _bet_fold_losses(c)
+    cells, summed = _cells(seen, loss, weight, rules.draws, found)
+    del loss
+    out: list[Derived] = []
+    cards = search(cells, summed, names, tuple(sorted(first)), rules.draws, folder=folder, jobs=jobs, note=note)
+    deals = float(weight.sum())      # the search's losses are summed over the deals, the gains per deal
 
     for n in sizes:
         m = n - extra                     # the first decision's lines, less those the later rules take
@@ -1256,7 +1232,7 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
             continue                          # no condition lowers the loss further
         derived = checked(chosen, later, insurance)
         if stated or insuring:
-            derived = at_once(derived, n, k, j)
+            derived = repaired(derived, n, k, j)
         out.append(derived)
     return out
 

@@ -317,6 +317,11 @@ def test_a_derived_card_is_checked_exactly(counts, tmp_path):
     toml, md, png = strategy.write_derived(derived, 10, tmp_path)
     assert strategy.load(toml).first[0].words() == derived[1].card.first[0].words()
     assert "| 4 |" in md.read_text() and png.read_bytes().startswith(b"\x89PNG")
+    # started from the card it wrote (``--from``): its lines read back, checked alike
+    again = strategy.derive(CARIBBEAN, 10, counts=counts, start=strategy.load(toml))
+    assert len(again) == 1 and again[0].lines == derived[1].lines and again[0].check.cost == derived[1].check.cost
+    with pytest.raises(InputError, match=f"has {derived[1].size} lines, more than --lines 4"):
+        strategy.derive(CARIBBEAN, 4, counts=counts, start=strategy.load(toml))
 
 
 @pytest.mark.slow
@@ -338,3 +343,8 @@ def test_the_command_refuses(tmp_path):
     assert out.exit_code == 2 and "--work is empty" in out.stderr
     out = CliRunner().invoke(app, ["strategy", "check", str(tmp_path / "none.toml")])
     assert out.exit_code == 2 and "cannot read the strategy file" in out.stderr
+    out = CliRunner().invoke(app, ["strategy", "derive", "--from", "caribbean-derived", "--curve"])
+    assert out.exit_code == 2 and "leave out --from" in out.stderr
+    out = CliRunner().invoke(app, ["strategy", "derive", "--from", "caribbean-derived", "--rules", "russian",
+                                   "--out", str(tmp_path)])
+    assert out.exit_code == 2 and "is for the rules 'caribbean', not 'russian'" in out.stderr

@@ -4,6 +4,7 @@ gives them; kept and read back; the shipped casino tips resolve on every deal.""
 
 import json
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -366,15 +367,16 @@ def test_what_a_derived_card_s_actions_lose(codes, seen):
 
 
 def test_a_derived_line_that_loses_more_than_betting_at_once_bets(codes, seen):
-    """A derive's last touch (``_at_once``): a first-decision line whose exact cost is above what
-    betting (or folding) its deals at once loses, under the card's own insurance and buys, bets
-    (or folds) them; a line below both keeps its action. What betting loses is counted here class
-    by class (``deal.option_values``), apart from the derive's ``bet_counts``; under the solver's
-    insurance betting three of a kind or better would lose less, so the line just below what the
-    card's own play loses tells the two apart."""
+    """A derive's repair after the check (``at_once.whole_lines``): a first-decision line whose
+    deals lose more as the card plays them than betting (or folding) them at once, under the
+    card's own insurance and buys, bets (or folds) them; a line below both keeps its action. What
+    betting loses is counted here class by class (``deal.option_values``), apart from
+    ``AtOnce.of``'s ``bet_counts``; under the solver's insurance betting three of a kind or better
+    would lose less, so the line just below what the card's own play loses tells the two apart."""
     import importlib
 
     from solver.play import BEST, NEVER, Play
+    from solver.strategy.at_once import AtOnce, whole_lines
 
     derive = importlib.import_module("solver.strategy.derive")
     hands, ups, weight = enumerate_classes()
@@ -388,26 +390,29 @@ def test_a_derived_line_that_loses_more_than_betting_at_once_bets(codes, seen):
     card = strategy.parse(derive.card_text(lines, RUSSIAN, "t", after, Play(NEVER, 4), insurance), "t.toml")
     part = seen.take(rows)
     line = card.decide(part)
-    deals = float(weight[rows].sum())
-    lost = np.zeros((len(lines), 2))
+    w = weight[rows]
+    bet = np.empty(len(rows))
     solvers = 0.0            # betting the first line's deals with the solver's insurance and buys
     for i, r in enumerate(rows.tolist()):
         hand, up = tuple(int(c) for c in hands[r]), int(ups[r])
-        bet = float(deal.option_values(hand, up, [Action("bet")], RUSSIAN, play=card.play)[0])
-        lost[line[i]] += weight[r] * (codes.best_ev[r] - np.asarray([bet, -1.0])) / deals
+        bet[i] = float(deal.option_values(hand, up, [Action("bet")], RUSSIAN, play=card.play)[0])
         if line[i] == 0:
-            solvers += weight[r] * (codes.best_ev[r] - float(deal.option_values(hand, up, [Action("bet")], RUSSIAN,
-                                                                                 play=BEST)[0])) / deals
+            solvers += w[i] * (codes.best_ev[r] - float(deal.option_values(hand, up, [Action("bet")], RUSSIAN,
+                                                                            play=BEST)[0]))
+    best_ev = codes.best_ev[rows]
+    counted = AtOnce.of(np.zeros(len(rows)), RUSSIAN, card.play, hands[rows], ups[rows], best_ev)
+    assert np.allclose(counted.bet, best_ev - bet, rtol=0, atol=1e-12) and (counted.fold == best_ev + 1).all()
+    lost = np.asarray([[np.dot(w[line == k], loss[line == k]) for loss in (counted.bet, counted.fold)]
+                       for k in range(len(lines))])
     assert (np.bincount(line, minlength=len(lines)) > 10).all() and solvers < lost[0, 0] - 1e-6
     # below betting and folding both: kept; above the cheaper of the two: that one
     costs = [lost[0].min() - 1e-9, lost[1].min() + 1e-9, lost[2].min() + 1e-9, lost[3].min() - 1e-9]
-    touched = derive._at_once(lines, costs, card, RUSSIAN, part, hands[rows], ups[rows], weight[rows],
-                              codes.best_ev[rows])
+    each = np.asarray(costs)[line] / np.bincount(line)[line] / w       # a line's cost spread over its deals
+    touched = whole_lines(lines, line, replace(counted, card=each), w)
     assert [t.action for t in touched] == ["sixth_card", ("bet", "fold")[int(np.argmin(lost[1]))],
                                             ("bet", "fold")[int(np.argmin(lost[2]))], "keep highest"]
     assert [t.when for t in touched] == [x.when for x in lines]
-    assert derive._at_once(lines, [0.0] * 4, card, RUSSIAN, part, hands[rows], ups[rows], weight[rows],
-                           codes.best_ev[rows]) == lines
+    assert whole_lines(lines, line, counted, w) == lines
 
 
 def test_the_insurance_and_buys_a_derived_card_states():
@@ -552,6 +557,11 @@ def test_the_ev_alone_equals_the_full_check(tmp_path):
     card = _card('[[first]]\nwhen = { category = "full_house" }\ndo = "sixth_card"\n[[first]]\ndo = "optimal"')
     full = strategy.check(card, RUSSIAN, work=tmp_path)
     alone = strategy.check(card, RUSSIAN, work=tmp_path, returns=False)
+    # each class's loss (what the derive's repairs read): the same both ways, adding up to the cost
+    _, _, weight = enumerate_classes()
+    assert (full.losses == alone.losses).all() and full.unit == alone.unit and full.losses.any()
+    assert Fraction(int((weight.astype(object) * full.losses.astype(object)).sum()),
+                    int(weight.sum()) * full.unit) == full.cost
     assert full.played is not None and alone.played is None and full.cost > 0
     assert (alone.ev, alone.cost, alone.differ, alone.lines, alone.departures) == (
         full.ev, full.cost, full.differ, full.lines, full.departures)

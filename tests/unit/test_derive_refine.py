@@ -5,6 +5,8 @@ import importlib
 import numpy as np
 import pytest
 
+from solver.strategy.vocabulary import condition_masks, narrowing
+
 derive = importlib.import_module("solver.strategy.derive")
 
 
@@ -140,7 +142,7 @@ def test_a_line_retouched_is_the_best_change_of_one_condition(seed):
                   if n != i and all(vocabulary[n][0] != vocabulary[j][0] for j in path if j != i)]
         changed += [start[:k] + [(p, action)] + start[k + 1:] for p in paths]
     best = min(_loss(lines, loss, masks) for lines in changed)
-    retouched = derive._retouch(loss, masks, masks > 0, derive._narrowing(vocabulary), start)
+    retouched = derive._retouch(loss, masks, masks > 0, narrowing(vocabulary), start)
     assert best < _loss(start, loss, masks)
     assert _loss(retouched, loss, masks) <= best + 1e-9
     (k,) = [k for k in range(len(start)) if retouched[k][0] != start[k][0]]
@@ -284,7 +286,7 @@ def test_a_card_of_more_lines_never_loses_more():
     names = ("bet", "fold", "sixth_card")
     loss = rng.random((len(rows), 3)) * (1 + seen.category[:, None] * np.asarray([0.0, 1.0, 0.5]))
     vocabulary = derive.atoms(True)
-    masks = derive._masks(seen, vocabulary)
+    masks = condition_masks(seen, vocabulary)
 
     def lost(card):
         listed = [(tuple(vocabulary.index(c) for c in line.when), names.index(line.action)) for line in card]
@@ -353,7 +355,7 @@ def test_a_perturbed_card_is_refined_from_itself_less_a_few_lines(monkeypatch):
     seen = Seen.of(hands[rows], ups[rows])
     loss = np.random.default_rng(13).random((len(rows), 3)) * (1 + seen.category[:, None] * np.asarray([0.0, 1.0, 0.5]))
     vocabulary = derive.atoms(True)
-    masks = derive._masks(seen, vocabulary)
+    masks = condition_masks(seen, vocabulary)
     start = derive._refine(loss, masks, vocabulary, [((), 0)], 8)
     refine = derive._refine
     calls = []
