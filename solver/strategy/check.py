@@ -115,12 +115,20 @@ def check(card: StrategyCard, rules: Rules, jobs: int = 1, progress: Callable[[i
     best = optimal_bet(c).astype(np.int64)
     played = card.codes(seen, line, rules, best)
     optimal = strategy("optimal", c, rules, best == 1)
-    # what each class loses: values over n * den, the same for every class of a full deck
-    n, den, value = (c.counts[:, BET[k]] for k in ("n", "den", "value"))
-    folded = -n * den
-    loss = np.maximum(value, folded) - np.where(played == 1, value, folded)
-    return _assemble(card, rules, seen, line, c.weight, played, best, loss, int(n[0]) * int(den[0]),
+    losses, unit = bet_fold_losses(c)
+    loss = np.where(played == 1, losses[:, 0], losses[:, 1])
+    return _assemble(card, rules, seen, line, c.weight, played, best, loss, unit,
                      strategy(card.name, c, rules, played == 1), optimal)
+
+
+def bet_fold_losses(counts: Counts) -> tuple[np.ndarray, int]:
+    """What betting and folding lose in each class under rules without draws, exactly: integers
+    (classes, 2: bet, fold) over the unit returned, n * den, the same for every class of a full
+    deck."""
+    n, den, value = (counts.counts[:, BET[k]] for k in ("n", "den", "value"))
+    folded = -n * den
+    best = np.maximum(value, folded)
+    return np.stack([best - value, best - folded], axis=1), int(n[0]) * int(den[0])
 
 
 def _check_drawing(card: StrategyCard, rules: Rules, jobs: int, progress: Callable[[int, int], None] | None,

@@ -47,7 +47,7 @@ else:  # pragma: no cover
 from .. import __version__
 from ..action import KINDS, N_CODES, SIXTH_CARD, Action, exchange_code
 from ..classes import enumerate_classes, rank_order
-from ..counts import BET, bet_evs
+from ..counts import bet_evs
 from ..deal import bet_counts, option_values
 from ..errors import InputError
 from ..manifest import writable_directory, write_atomic
@@ -59,7 +59,7 @@ from . import later_play
 from .after_draw import ACTIONS, bet_table, final_hands
 from .at_once import AtOnce, split_lines, whole_lines
 from .card import INSURE, StrategyCard, parse
-from .check import CardCheck, check, ranked_classes
+from .check import CardCheck, bet_fold_losses, check, ranked_classes
 from .departing import TableCodes, work_folder
 from .draw_gains import draw_gains
 from .hands import Seen
@@ -186,15 +186,6 @@ def plain(lines: tuple[Line, ...], rules: Rules, seen: Seen) -> tuple[Line, ...]
                 line[line > k] -= 1          # the lines below move up; line k's deals go to theirs
                 line[rows] = below
     return tuple(out)
-
-
-def _bet_fold_losses(counts: Counts) -> np.ndarray:
-    """What betting and folding lose in each class (rules without draws), in antes per deal."""
-    n, den, value = (counts.counts[:, BET[k]] for k in ("n", "den", "value"))
-    folded = -n * den
-    best = np.maximum(value, folded)
-    loss: np.ndarray = np.stack([best - value, best - folded], axis=1).astype(np.float64) / float(n[0] * den[0])
-    return loss
 
 
 def _action_codes(seen: Seen, rules: Rules, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -1178,7 +1169,8 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         del estimate
     else:
         assert c is not None
-        loss = _bet_fold_losses(c)
+        exact, unit = bet_fold_losses(c)       # in antes per deal
+        loss = exact.astype(np.float64) / float(unit)
     cells, summed = _cells(seen, loss, weight, rules.draws, found)
     del loss
     out: list[Derived] = []
