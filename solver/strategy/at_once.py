@@ -46,7 +46,7 @@ from .hands import Seen
 from .vocabulary import Line, condition_masks, narrowing
 
 AT_ONCE = ("bet", "fold")
-"""The actions of a line split off: what a person's later rules cannot make worse than the best."""
+"""The actions of a line split off: those without a draw, so without the bet or fold after one."""
 CHUNK = 100_000
 """Classes whose masks are held at once when a line is split (100,000 classes × the 389
 conditions of ``atoms(draws=True)`` in float64: 0.31 GB, and as much again weighted by the gains)."""

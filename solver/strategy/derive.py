@@ -1084,9 +1084,16 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         return Derived(chosen, card, check(card, rules, jobs, progress, counts=c, table=table, work=work,
                                            returns=False), text, later, insurance)
 
+    counted: dict[bytes, AtOnce] = {}
+
     def at_once_losses(d: Derived) -> AtOnce:
-        """What each class loses as ``d`` plays it, and bet or folded at once under its own play."""
-        return AtOnce.of(d.check.losses / d.check.unit, rules, d.card.play, hands, ups, codes.best_ev)
+        """What each class loses as ``d`` plays it, and bet or folded at once under its own play
+        (every class's bet counted once for each way of insuring and buying: both repairs read it)."""
+        card = d.check.losses / d.check.unit
+        key = d.card.play.key
+        if key not in counted:
+            counted[key] = AtOnce.of(card, rules, d.card.play, hands, ups, codes.best_ev)
+        return replace(counted[key], card=card)
 
     def at_once(d: Derived, most: int, k: int, j: int) -> Derived:
         """``d`` with its first decision's lines that lose more, exactly, than betting or folding
