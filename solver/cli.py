@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 try:  # Typer vendors its own click from 0.2x on
     from typer import _click as click
@@ -32,11 +33,10 @@ from . import __version__, report_deal
 from . import rules as rules_mod
 from . import tables as tables_mod
 from .cards import parse_card, parse_cards
-from .classes import N_CLASSES
 from .deal import bet_value, buy_game, option_returns, solve
 from .errors import InputError
 from .hand import evaluate
-from .manifest import writable_directory
+from .manifest import MAX_SHARD_ROWS, writable_directory
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -89,6 +89,21 @@ class _Group(TyperGroup):
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+class _Command(TyperCommand):
+    """A command that refuses an option given twice (click would keep the last without a word)."""
+
+    def parse_args(self, ctx: click.core.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            seen: set[str | None] = set()
+            for param in order:
+                if isinstance(param, TyperOption) and not param.multiple:
+                    if param.name in seen:
+                        ctx.fail(f"{'/'.join(param.opts)} is given twice: give it once")
+                    seen.add(param.name)
+        return super().parse_args(ctx, args)
 
 
 app = typer.Typer(
@@ -161,7 +176,7 @@ def _root(
     """Exact solver for Russian Poker: best play, EVs, strategy tables."""
 
 
-@app.command()
+@app.command(cls=_Command)
 def hand(
     cards: Annotated[str, typer.Argument(help='Five or six cards, e.g. "As Ah Kd 9c 8s".')],
     rules: RulesOption = "russian",
@@ -171,7 +186,7 @@ def hand(
     typer.echo(value.summary())
 
 
-@app.command()
+@app.command(cls=_Command)
 def best(
     cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "As Ks Qd 7c 2h".')],
     up: UpOption,
@@ -213,7 +228,7 @@ def best(
         typer.echo(report_deal.solution_text(solution, value), nl=False)
 
 
-@app.command()
+@app.command(cls=_Command)
 def returns(
     cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "Jh Jd 8c 5s 2d".')],
     up: UpOption,
@@ -254,7 +269,7 @@ def returns(
         typer.echo(report_deal.returns_text(hand_cards, up_card, option, result), nl=False)
 
 
-@app.command()
+@app.command(cls=_Command)
 def after(
     cards: Annotated[str, typer.Argument(help="The final hand: 5 cards after an exchange or 6 after a sixth card.")],
     up: UpOption,
@@ -275,7 +290,7 @@ def after(
         typer.echo(report_deal.after_text(b, value, r), nl=False)
 
 
-@app.command()
+@app.command(cls=_Command)
 def buy(
     cards: Annotated[str, typer.Argument(help="The player's final hand (5 or 6 cards).")],
     dealer: Annotated[str, typer.Option("--dealer", "-d", help="The dealer's five cards.")],
@@ -297,7 +312,7 @@ def _print_answer(table: tables_mod.Table, answer: tables_mod.Answer, r: rules_m
         typer.echo(report_deal.answer_text(answer, table), nl=False)
 
 
-@tables_app.command("build")
+@tables_app.command("build", cls=_Command)
 def tables_build(
     rules: RulesOption = "russian",
     out: Annotated[str | None, typer.Option("--out", "-o", help="Table directory (default: tables/<rules>, "
@@ -391,6 +406,9 @@ def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
             bar.stop()
 
 
+_SHARD = re.compile(r"[0-9]+")   # ASCII digits alone: int() would take "٣", "1_0" and "+1"
+
+
 def _parse_shards(text: str, n_shards: int) -> list[int]:
     """A shard list such as ``0-3,7``: each range checked against the table's shards before it
     is expanded."""
@@ -401,10 +419,9 @@ def _parse_shards(text: str, n_shards: int) -> list[int]:
         raise InputError("--shards is empty (e.g. 0-3,7; leave it out to build every shard)")
     for part in text.split(","):
         lo_text, dash, hi_text = part.strip().partition("-")
-        try:
-            lo, hi = int(lo_text), int(hi_text if dash else lo_text)
-        except ValueError:
-            raise InputError(f"bad shard list {shown(text)} (e.g. 0-3,7)") from None
+        if not all(_SHARD.fullmatch(t) for t in (lo_text, hi_text if dash else lo_text)):
+            raise InputError(f"bad shard list {shown(text)} (e.g. 0-3,7)")
+        lo, hi = int(lo_text), int(hi_text if dash else lo_text)
         if lo > hi:
             raise InputError(f"shard range {shown(part.strip())} is empty: write the lower shard first")
         if lo < 0 or hi >= n_shards:
@@ -413,23 +430,53 @@ def _parse_shards(text: str, n_shards: int) -> list[int]:
     return sorted(set(out))
 
 
-@tables_app.command("check")
+@tables_app.command("check", cls=_Command)
 def tables_check(
     table: TableOption = None,
     rules: RulesOption = "russian",
-    spot: Annotated[int, typer.Option("--spot", min=0, max=N_CLASSES,
-                                      help="Random classes to solve and compare.")] = 20,
+    spot: Annotated[int, typer.Option("--spot", min=0, max=MAX_SHARD_ROWS,
+                                      help="Random classes of every shard to solve again and compare.")]
+        = tables_mod.SPOT,
+    recount: Annotated[int, typer.Option("--recount", min=0, max=100_000, help="Random shards whose results "
+                                         "to count again and compare (about a minute each).")] = 0,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, max=2**32 - 1, help="The seed of the random "
+                                             "classes and shards (default: a new one, printed).")] = None,
+    everything: Annotated[bool, typer.Option("--all", help="Build the whole table again (with its results) into "
+                                             "--work and compare every shard and results file: hours.")] = False,
+    work: Annotated[str | None, typer.Option("--work", help="With --all: the folder of the table built again "
+                                             "(resumable; default: $RPOKER_CACHE, else ~/.cache/rpoker).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="With --all: worker processes.")] = 1,
 ) -> None:
-    """Verify a complete table: checksums, classes and weights, results, spot checks against the solver."""
+    """Verify a complete table: checksums, classes and weights, results, classes solved again;
+    with --all, everything built again and compared."""
     r = rules_mod.load(rules)
+    if work is not None and not everything:
+        raise InputError("--work goes with --all")
     found = tables_mod.required(r, table)
-    result = tables_mod.check(found, r, spot)
+    folder = _rebuild_folder(found, work) if everything else None   # checked before any work
+    result = tables_mod.check(found, r, spot, seed, recount)
     typer.echo(f"{found.directory}: {result.shards} shards, {result.rows:,} classes of total weight "
                f"{result.weight:,}, checksums and classes verified, the results of {result.results} shards "
-               f"verified, {result.spot_checked} classes solved again and equal")
+               f"verified; {result.spot_checked} classes solved again and equal"
+               + (f", the results of shards {', '.join(map(str, result.recounted))} counted again and equal"
+                  if result.recounted else "")
+               + f" (seed {result.seed}; {'released with rpoker' if found.released else 'not a released table'})")
+    if folder is not None:
+        with _progress("building again", "classes") as progress:
+            n = tables_mod.rebuilt(found, r, folder, jobs, progress)
+        typer.echo(f"{found.directory}: all {n} shards built again in {folder} and equal, with their results")
 
 
-@tables_app.command("results")
+def _rebuild_folder(table: tables_mod.Table, work: str | None) -> Path:
+    """Where ``tables check --all`` builds the table again: one folder per table (its manifest's
+    SHA-256), so that a stopped check resumes."""
+    if work is not None and not work.strip():
+        raise InputError("--work is empty: name a directory")
+    root = Path(work) if work else Path(os.environ.get("RPOKER_CACHE") or Path.home() / ".cache" / "rpoker") / "rebuilt"
+    return writable_directory(root / table.checksum[:16], "rebuild")
+
+
+@tables_app.command("results", cls=_Command)
 def tables_results(
     table: TableOption = None,
     rules: RulesOption = "russian",
@@ -447,7 +494,7 @@ def tables_results(
                f"{found.manifest.shards_total - len(done)} had them already", highlight=False)
 
 
-@tables_app.command("compact")
+@tables_app.command("compact", cls=_Command)
 def tables_compact(
     table: TableOption = None,
     out: Annotated[str | None, typer.Option("--out", "-o", help="Directory of the compact table "
@@ -466,7 +513,7 @@ def tables_compact(
                + ("" if n == result.shards_total else "; the source table is not complete"), highlight=False)
 
 
-@tables_app.command("query")
+@tables_app.command("query", cls=_Command)
 def tables_query(
     cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "As Ks Qd 7c 2h".')],
     up: UpOption,
@@ -481,7 +528,7 @@ def tables_query(
     _print_answer(found, found.lookup(hand_cards, up_card), r, as_json)
 
 
-@app.command()
+@app.command(cls=_Command)
 def report(
     rules: RulesOption = "russian",
     vs: Annotated[str | None, typer.Option("--vs", help="Other rules to compare with (preset or file).")] = None,
@@ -507,7 +554,7 @@ def report(
     _err.print(f"written: {directory}/report.md, report.json and the charts", highlight=False)
 
 
-@strategy_app.command("check")
+@strategy_app.command("check", cls=_Command)
 def strategy_check(
     file: Annotated[str, typer.Argument(help="The strategy card: a TOML file (docs/strategy.md), or the name of "
                                         "one installed with rpoker (caribbean-published, ...).")],
@@ -546,7 +593,7 @@ def strategy_check(
         typer.echo(strategy_mod.to_text(result), nl=False)
 
 
-@strategy_app.command("derive")
+@strategy_app.command("derive", cls=_Command)
 def strategy_derive(
     rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: russian, or "
                                               "the --from card's own.")] = None,
@@ -608,7 +655,7 @@ def _report_hooks() -> Hooks:
                                                                              results=True))
 
 
-@rules_app.command("show")
+@rules_app.command("show", cls=_Command)
 def rules_show(
     source: Annotated[str, typer.Argument(help="Preset (russian, caribbean, oasis) or a TOML rules file.")] = "russian",
 ) -> None:

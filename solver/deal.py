@@ -645,6 +645,10 @@ def buy_game(final: Sequence[Card], dealer: Sequence[Card], rules: Rules = DEFAU
     check_disjoint([("hand", final), ("dealer's hand", dealer), ("thrown cards", thrown), ("dead cards", dead)])
     if not rules.buy_game:
         raise InputError(f"the rules {rules.name!r} do not allow buying a game")
+    unseen = 52 - len(final) - len(dealer) - len(thrown) - len(dead)
+    if unseen < 1 + rules.buy_redraws:
+        raise InputError(f"too many known cards: a buy needs {1 + rules.buy_redraws} unseen cards, "
+                         f"{unseen} are left")
     k = kernel_rules(rules)
     dealer_strength = int(_eval.evaluate(np.asarray([dealer], np.uint8), False)[0])
     if dealer_strength >= k.qualifier:

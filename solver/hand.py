@@ -111,6 +111,8 @@ def evaluate(cards: Sequence[Card], r: rules.Rules = rules.DEFAULT) -> HandValue
         raise InputError(f"a hand has 5 or 6 cards, not {len(cards)}")
     if len(set(cards)) != len(cards):
         raise InputError("a card is repeated in the hand")
+    if len(cards) == 6 and not r.sixth_card:
+        raise InputError(f"the rules {r.name!r} have no sixth card: a hand has 5 cards")
     row = np.asarray(cards, dtype=np.uint8)
     strength, p, main_mask, second_mask, second_category = _eval.detail(
         row, paytable_array(r), r.second_combination, r.second_rule == "new_rank"

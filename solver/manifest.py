@@ -144,6 +144,8 @@ def write_manifest(directory: Path, manifest: dict[str, Any]) -> None:
 def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
     """Write a file under a temporary name, flush it to disk and rename it: readers see the
     old file or the whole new one. A full disk is reported as such (what was finished stays)."""
+    if path.is_dir():   # os.replace would name the temporary file, not this one
+        raise InputError(f"{path} is a folder where rpoker writes a file: move it away and run the same command again")
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         write(tmp)
@@ -161,10 +163,10 @@ def write_atomic(path: Path, write: Callable[[Path], object]) -> None:
 
 
 @contextlib.contextmanager
-def writing(directory: Path) -> Iterator[None]:
-    """Hold the directory's writer lock: a second build (or compaction, or results run) of the
-    same directory is refused at once instead of racing the first. The system releases the
-    lock when the process ends, however it ends."""
+def writing(directory: Path, what: str = "a build, compaction or results run") -> Iterator[None]:
+    """Hold the directory's writer lock: a second build (or compaction, or results run, or
+    strategy check of one work folder) of the same directory is refused at once instead of racing
+    the first. The system releases the lock when the process ends, however it ends."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX: no lock
@@ -175,8 +177,8 @@ def writing(directory: Path) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise InputError(f"{directory} is being written by another rpoker process (a build, compaction or "
-                             "results run); wait for it to end, or write elsewhere") from None
+            raise InputError(f"{directory} is being written by another rpoker process ({what}); wait for it to "
+                             "end, or write elsewhere") from None
         yield
     finally:
         os.close(fd)

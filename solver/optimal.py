@@ -28,7 +28,7 @@ from .tables import Plan, Table, read_manifest
 from .tables.played import FIELDS, FORMAT, played_out, results_data, unit, write_results
 from .tables.played import results_path as _results_path
 
-__all__ = ["FIELDS", "compute", "record", "results_path", "shard_results", "table_results", "unit",
+__all__ = ["FIELDS", "compute", "record", "results_path", "shard_results", "stored", "table_results", "unit",
            "verify_results"]
 
 
@@ -69,6 +69,11 @@ def _read(table: Table, shard: int, big: int) -> dict[str, Any] | None:
                          + remedy)
     checked: dict[str, Any] = data
     return checked
+
+
+def stored(table: Table, rules: Rules, shard: int) -> dict[str, Any] | None:
+    """A shard's results as the table stores them, verified (None: not counted yet)."""
+    return _read(table, shard, unit(rules))
 
 
 def _counted(table: Table, shard: int, big: int) -> bool:

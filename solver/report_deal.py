@@ -6,7 +6,9 @@ is solved or read from a table (``source`` says which; what a source does not gi
 - ``hand``, ``dead`` (card lists), ``up_card``; ``rules`` (``name``, ``fingerprint``);
 - ``source``: ``kind`` (``"solver"`` or ``"table"``), ``table`` (its directory, or null),
   ``compact`` (whether the table is compact, or null), ``solver_version`` (of the solver that
-  computed the values);
+  computed the values), ``released`` (whether the table is one released with rpoker, its
+  manifest recorded in the code; false for a table built elsewhere, which only ``rpoker tables
+  check`` vouches for; null when solved);
 - ``best``, ``second`` (the runner-up) and ``options`` (best first: every option when solved
   or read from a full table, the best two from a compact one), each ``{"action": "fold" |
   "bet" | "sixth_card" | "exchange", "throw": [cards], "ev": float, "ev_exact": "num/den" or
@@ -114,13 +116,13 @@ def _answer(hand: Sequence[Card], up_card: Card, dead: Sequence[Card], rules: Ru
 
 
 def solution_json(s: Solution, hand: HandValue) -> dict[str, Any]:
-    source = {"kind": "solver", "table": None, "compact": None, "solver_version": __version__}
+    source = {"kind": "solver", "table": None, "compact": None, "solver_version": __version__, "released": None}
     return _answer(s.hand, s.up_card, s.dead, s.rules, source, s.options, bet_json(s.bet), advice(s, hand))
 
 
 def answer_json(a: Answer, table: Table, rules: Rules, hand: HandValue) -> dict[str, Any]:
     source = {"kind": "table", "table": str(table.directory), "compact": table.compact,
-              "solver_version": table.manifest.solver_version}
+              "solver_version": table.manifest.solver_version, "released": table.released}
     bet: dict[str, Any] = {key: None for name in _BET_VALUES for key in (name, name + "_exact")}
     bet["ev"], bet["insurance_size"] = a.bet_ev, a.insurance
     lines = [f"best: {a.best.action.words(a.hand)} (EV {_ev(a.best.ev)} antes)",
@@ -159,11 +161,17 @@ def buy_json(d: BuyDecision) -> dict[str, Any]:
             "p_dealer_qualifies_exact": exact(d.p_dealer_qualifies), "should_buy": d.should_buy}
 
 
+def _provenance(table: Table) -> str:
+    """Whether a table is one released with rpoker, in words."""
+    return "released with rpoker" if table.released else "not a released table: rpoker tables check re-solves a sample"
+
+
 def answer_text(a: Answer, table: Table) -> str:
     kind = "compact strategy table" if table.compact else "strategy table"
     lines = [f"{format_cards(a.hand)} | dealer shows {format_cards([a.up_card])}",
              f"from the {kind} {table.directory} (rules {table.rules_name}, "
-             f"{table.fingerprint}); solve it (rpoker best --solve) for the exact value of every option", ""]
+             f"{table.fingerprint}; {_provenance(table)}); "
+             "solve it (rpoker best --solve) for the exact value of every option", ""]
     if not table.compact:
         lines += [f"  {o.ev:+.6f}  {o.label}" for o in a.options] + [""]
     best_ev = _ev(a.best.ev) + (f" = {exact(a.best.ev_exact)}" if a.best.ev_exact is not None else "")

@@ -15,16 +15,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
+from . import toml_text
 from .category import AK, CATEGORIES
 from .errors import InputError, shown
 
@@ -40,6 +35,8 @@ BONUS_HANDS: tuple[str, ...] = (
 )
 _DEFAULT_PAYTABLE = (0, 1, 1, 2, 3, 4, 5, 7, 20, 50, 100)
 _DEFAULT_BONUS = (1000, 500, 300, 100, 50, 40, 20, 5)
+DEFAULT_FEE = 1
+"""The fee of an exchange of any count by default, and of a count that cannot be exchanged."""
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "dealer_qualifier": ("ak", "pair"),
@@ -72,7 +69,7 @@ class Rules:
     exchange: bool = True
     exchange_min: int = 1
     exchange_max: int = 5
-    exchange_fees: tuple[int, ...] = (1, 1, 1, 1, 1)
+    exchange_fees: tuple[int, ...] = (DEFAULT_FEE,) * 5
     exchange_forces_bet: tuple[int, ...] = ()
     sixth_card: bool = True
     sixth_card_fee: int = 1
@@ -90,6 +87,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         _validate(self)
+        _canonical(self)
 
     # -- derived values used by the solver -------------------------------------------------
     @property
@@ -150,7 +148,8 @@ class Rules:
         return fingerprint_of(self.to_dict())
 
     def replace(self, **changes: Any) -> Rules:
-        """A copy with some settings changed (validated like a rules file)."""
+        """A copy with some settings changed, validated like a rules file; a setting that cannot
+        matter under the others is dropped (kept at its default), where a file is refused."""
         return _from_mapping(changes, base=self, where="settings")
 
 
@@ -226,8 +225,50 @@ def _validate(r: Rules) -> None:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
 
+#: the settings read only while a switch is on (RULES §10). With the switch off they cannot
+#: matter: they are kept at their defaults, so that equal games have equal fingerprints, and a
+#: rules file that sets one is refused.
+DEPENDS: dict[str, tuple[str, ...]] = {
+    "exchange": ("exchange_min", "exchange_max", "exchange_fees", "exchange_forces_bet"),
+    "sixth_card": ("sixth_card_fee",),
+    "insurance": ("insurance_from", "insurance_min", "insurance_max", "insurance_on_tie"),
+    "buy_game": ("buy_game_fee", "buy_redraws"),
+    "second_combination": ("second_rule",),
+}
+_SWITCH = {key: switch for switch, keys in DEPENDS.items() for key in keys}
 
-def _from_mapping(data: dict[str, Any], base: Rules, where: str, name: str | None = None) -> Rules:
+
+def _canonical(r: Rules) -> None:
+    """The one form of each game (in place): the settings of a switch that is off at their
+    defaults; the fees of counts that cannot be exchanged at the default fee, and the counts that
+    force the bet among those that can, in order."""
+    for switch, keys in DEPENDS.items():
+        if not getattr(r, switch):
+            for key in keys:
+                object.__setattr__(r, key, _FIELDS[key].default)
+    counts = range(r.exchange_min, r.exchange_max + 1)
+    object.__setattr__(r, "exchange_fees", tuple(fee if k in counts else DEFAULT_FEE
+                                                 for k, fee in enumerate(r.exchange_fees, 1)))
+    object.__setattr__(r, "exchange_forces_bet", tuple(sorted(k for k in r.exchange_forces_bet if k in counts)))
+
+
+def _unread(values: dict[str, Any], rules: Rules) -> str | None:
+    """Why a setting given (``values``) cannot matter under ``rules``, the settings in force."""
+    for key in values:
+        switch = _SWITCH.get(key)
+        if switch is not None and not getattr(rules, switch):
+            return f"rule setting {key!r} cannot matter with {switch} = false: leave it out"
+    forced = [k for k in values.get("exchange_forces_bet", ()) if k not in rules.exchange_counts]
+    if forced:
+        return (f"rule setting 'exchange_forces_bet': {forced[0]} cards cannot be exchanged with exchange_min = "
+                f"{rules.exchange_min} and exchange_max = {rules.exchange_max}")
+    return None
+
+
+def _from_mapping(data: dict[str, Any], base: Rules, where: str, name: str | None = None,
+                  strict: bool = False) -> Rules:
+    """``base`` with the settings of ``data``; ``strict`` (a rules file): a setting that cannot
+    matter under the others is an error (else it is dropped: ``_canonical``)."""
     values: dict[str, Any] = {}
     for key, value in data.items():
         if key not in _FIELDS or key == "name":  # the name is not a setting
@@ -251,11 +292,15 @@ def _from_mapping(data: dict[str, Any], base: Rules, where: str, name: str | Non
     if name is None:
         name = base.name if not values else f"{base.name}+custom"
     try:
-        return dataclasses.replace(base, name=name, **values)
+        rules = dataclasses.replace(base, name=name, **values)
     except InputError as exc:
         raise InputError(f"{where}: {exc}") from None
     except TypeError as exc:  # pragma: no cover - a value of a type the dataclass rejects
         raise InputError(f"{where}: {exc}") from None
+    unread = _unread(values, rules) if strict else None
+    if unread is not None:
+        raise InputError(f"{where}: {unread}")
+    return rules
 
 
 def _caribbean() -> Rules:
@@ -299,16 +344,16 @@ def load(source: str | Path | None = None) -> Rules:
     if text.lower() in PRESETS:
         return PRESETS[text.lower()]
     path = Path(text)
+    what = f"rules file {shown(text)}"
     try:
-        if not path.is_file():
-            raise InputError(f"{shown(text)} is neither a rules preset ({', '.join(PRESETS)}) nor a rules file")
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:  # unreadable, or a name the system refuses
-        raise InputError(f"cannot read the rules file {shown(text)}: {exc.strerror or exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"rules file {shown(text)} is not valid TOML: {exc}") from None
+        found = path.is_file()
+    except OSError as exc:  # a name the system refuses
+        raise InputError(f"cannot read the {what}: {exc.strerror or exc}") from None
+    if not found:
+        raise InputError(f"{shown(text)} is neither a rules preset ({', '.join(PRESETS)}) nor a rules file")
+    data = toml_text.parse(toml_text.read(path, what), what)
     base = preset(str(data.pop("preset", "russian")))
-    return _from_mapping(data, base=base, where=f"rules file {text!r}", name=path.stem)
+    return _from_mapping(data, base=base, where=f"rules file {text!r}", name=path.stem, strict=True)
 
 
 def describe(rules: Rules) -> str:
@@ -318,7 +363,10 @@ def describe(rules: Rules) -> str:
         lines.append("# max_payout: not set (no table maximum)")
     tables = []
     for key, value in rules.to_dict().items():
-        if isinstance(value, dict):
+        switch = _SWITCH.get(key)
+        if switch is not None and not getattr(rules, switch):   # printed, but not as a setting to copy
+            lines.append(f"# {key} = {json.dumps(value)}  (not read: {switch} = false)")
+        elif isinstance(value, dict):
             tables.append(f"\n[{key}]\n" + "\n".join(f"{k} = {v}" for k, v in value.items()))
         else:
             lines.append(f"{key} = {json.dumps(value)}")

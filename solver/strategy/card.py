@@ -17,7 +17,6 @@ decides the first action.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -26,17 +25,13 @@ from typing import Any
 
 import numpy as np
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
+from .. import toml_text
 from ..action import KINDS, SIXTH_CARD, exchange_code
 from ..cards import RANK_NAMES, format_cards
 from ..category import CATEGORIES, LABELS
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..play import BEST, NEVER, Play
-from ..rules import Rules
+from ..rules import LIMITS, Rules
 from . import after_draw
 from .hands import Seen
 from .keep import NO_HAND, Keep, rank_set
@@ -77,10 +72,11 @@ Test = Callable[[Seen], np.ndarray]
 def condition(key: str, value: Any) -> tuple[Test, str]:
     """A condition as a test over every deal and its plain words."""
     if key == "category":
-        if not isinstance(value, str) or value.rstrip("+") not in CATEGORIES:
+        category = value.removesuffix("+") if isinstance(value, str) else None
+        if category not in CATEGORIES:
             raise ValueError(f"category must be one of {', '.join(CATEGORIES)} (with + for that or better), "
                              f"not {value!r}")
-        k = CATEGORIES.index(value.rstrip("+"))
+        k = CATEGORIES.index(category)
         if value.endswith("+"):
             return (lambda s: s.category >= k), f"{LABELS[k]} or better"
         return (lambda s: s.category == k), LABELS[k]
@@ -114,7 +110,9 @@ def condition(key: str, value: Any) -> tuple[Test, str]:
         return (lambda s: np.isin(s.group, list(ranks))), words
     if key == "at_least":
         try:
-            sets = [rank_set(t, "at_least") for t in str(value).replace(",", " ").split()]
+            if not isinstance(value, str):
+                raise ValueError("at_least is ranks written as text")
+            sets = [rank_set(t, "at_least") for t in value.replace(",", " ").split()]
         except ValueError:
             sets = []
         floor = [min(r) if len(r) == 1 else -1 for r in sets]
@@ -264,13 +262,26 @@ class StrategyCard:
     insurance: tuple[Rule, ...] = ()            # the [[insurance]] rules, when the card states them so
 
     def check_play(self, rules: Rules) -> None:
-        """A rule of insurance or buying a game the rules do not offer, or cannot count, is an
-        error naming its line."""
+        """A rule the rules cannot play — a first action they do not offer, a decision after a draw
+        without draws, insurance or buying a game they do not offer or cannot count — is an error
+        naming its line, before any work."""
+        for rule in self.first:
+            offered = {"sixth_card": rules.sixth_card, "exchange": rules.exchange}.get(rule.action, True)
+            if not offered:
+                raise InputError(f"strategy file {self.path}, line {rule.line}: the rules {rules.name!r} offer no "
+                                 f"{'sixth card' if rule.action == 'sixth_card' else 'exchange'}")
+        if self.after_draw and not rules.draws:
+            raise InputError(f"strategy file {self.path}, line {self.after_draw[0].line}: the rules {rules.name!r} "
+                             "have no exchange and no sixth card, so no decision after a draw ([[after_draw]])")
         for line, stated, offered, what in ((self.play_lines[0], self.play.insure_from, rules.insurance, "insurance"),
                                             (self.play_lines[1], self.play.buy_from, rules.buy_game,
                                              "buying a game")):
             if stated is not None and not offered:
                 raise InputError(f"strategy file {self.path}, line {line}: the rules {rules.name!r} offer no {what}")
+            most = max(rules.paytable) * (2 if rules.second_combination else 1)
+            if stated is not None and most < stated < NEVER:
+                raise InputError(f"strategy file {self.path}, line {line}: no hand pays P >= {stated} under the rules "
+                                 f"{rules.name!r} (at most {most}): write do = \"never\"")
         try:
             self.play.check(rules)
         except InputError as exc:
@@ -310,9 +321,7 @@ class StrategyCard:
                     if second is None:   # pragma: no cover - every table keeps its runner-up
                         raise InputError(f"{where}: the runner-up of each deal is not known")
                     code = np.where(code == SIXTH_CARD, second[at], code)
-            elif rule.action != "exchange":
-                if rule.action == "sixth_card" and not rules.sixth_card:
-                    raise InputError(f"{where}: the rules {rules.name!r} offer no sixth card")
+            elif rule.action != "exchange":   # offered by the rules: check_play
                 code = np.full(len(at), KINDS.index(rule.action))
             else:
                 assert rule.keep is not None
@@ -352,10 +361,7 @@ def _header_lines(text: str, table: str) -> list[int]:
 
 def parse(text: str, path: str) -> StrategyCard:
     """A strategy card from the text of its file; one clear error naming the line otherwise."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"strategy file {path}: not valid TOML ({exc})") from None
+    data = toml_text.parse(text, f"strategy file {path}")
     unknown = set(data) - {"name", "rules", "first", "after_draw", *PLAY}
     if unknown:
         raise InputError(f"strategy file {path}: unknown key {sorted(unknown)[0]!r} (known: name, rules, first, "
@@ -479,6 +485,10 @@ def _insurance_rules(text: str, path: str, entries: list[Any]) -> tuple[Rule, ..
     return tuple(rules)
 
 
+#: the highest payout multiple any rules can pay: a main and a second combination each at the most a
+#: paytable may pay
+MOST_PAID = 2 * LIMITS["paytable"][1]
+
 #: the later decisions of a bet a card may state, and what each may do (the second, "the most"
 #: or "buy", may be limited to the hands that pay P >= k: ``pays_at_least``)
 PLAY = {"insurance": ("never", "most", "optimal"), "buy_game": ("never", "buy", "optimal")}
@@ -503,9 +513,9 @@ def _play(text: str, path: str, key: str, value: Any) -> tuple[int | None, int]:
     if do not in choices:
         raise InputError(f"{where}: {key} must be one of {', '.join(choices)}, not {do!r}")
     if least is not None and (do != choices[1] or not isinstance(least, int) or isinstance(least, bool)
-                              or least < 1):
+                              or not 1 <= least <= MOST_PAID):
         raise InputError(f"{where}: pays_at_least goes with do = \"{choices[1]}\" and is a payout multiple "
-                         f"of 1 or more (the hand pays P to 1), not {least!r}")
+                         f"from 1 to {MOST_PAID:,} (the hand pays P to 1), not {shown(least)}")
     if do == "optimal":
         return None, line
     return (NEVER if do == "never" else least or 0), line
@@ -528,10 +538,4 @@ def load(path: str | Path) -> StrategyCard:
     p = Path(path)
     if not p.exists() and str(path) in shipped():
         p = shipped()[str(path)]
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read the strategy file {p}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"strategy file {p}: not a text file (UTF-8)") from None
-    return parse(text, str(p))
+    return parse(toml_text.read(p, f"strategy file {p}"), str(p))

@@ -106,9 +106,6 @@ def check(card: StrategyCard, rules: Rules, jobs: int = 1, progress: Callable[[i
         raise InputError(f"strategy file {card.path}, line {max(card.play_lines)}: a card's own insurance or "
                          "buying a game is counted under rules with an exchange or a sixth card; the rules "
                          f"{rules.name!r} have neither (leave them optimal)")
-    if card.after_draw:
-        raise InputError(f"strategy file {card.path}, line {card.after_draw[0].line}: the rules {rules.name!r} have "
-                         "no exchange and no sixth card, so no decision after a draw ([[after_draw]])")
     c = counts if counts is not None else class_counts(rules, jobs, progress)
     hands, ups, seen = ranked_classes()
     line = _decided(card, seen, hands, ups)

@@ -12,8 +12,11 @@ EVs are counted (``deal.option_values``, one kernel call for both, without the r
 up to 3 times faster), which is all the EV and the cost need.
 
 Each shard's departures are counted in one task and kept in a work folder, named by what they
-depend on (the table, the shard, the departing classes and both actions of each): a check
-stopped and started again, or another card that departs in the same classes, reads them back.
+depend on (the table and the SHA-256 of the shard's file, the shard, the departing classes and both
+actions of each, the card's later decisions): a check stopped and started again, or another card
+that departs in the same classes, reads them back. One check at a time writes a work folder (its
+lock). A kept file is sealed by its SHA-256, which finds damage; it is not signed: a check from an
+empty work folder (``--work``) counts everything afresh.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from ..action import FOLD, SIXTH_CARD, Action
 from ..classes import enumerate_classes, rank_order
 from ..deal import option_returns, option_values
 from ..errors import InputError
-from ..manifest import writable_directory, write_atomic
+from ..manifest import writable_directory, write_atomic, writing
 from ..optimal import FIELDS, table_results, unit
 from ..play import BEST, Play
 from ..returns import Returns
@@ -226,7 +229,8 @@ def shard_departures(rules: Rules, fingerprint: str, shard: int, rows: np.ndarra
     (``played`` codes; then its bet or fold after a draw, ``after``, if it states it, and its
     insurance and buys, ``play``) and the best
     (``best``, whose stored EV ``best_ev`` must be what it counts): the change of the results and
-    each class's loss, as stored."""
+    each class's loss, as stored. ``fingerprint`` names the counts: the table's (with the SHA-256 of
+    the shard's file when a check counts them)."""
     hands, ups, weights = enumerate_classes()
     big = unit(rules)
     results: dict[int, int] = {}
@@ -315,15 +319,18 @@ def departures(rules: Rules, codes: TableCodes, played: np.ndarray, jobs: int = 
         rows = span.start + np.flatnonzero(differ[span.start:span.stop])
         if not len(rows):
             continue
-        digest = _digest(table.fingerprint, s, rows, played[rows], codes.best[rows], kind, after, play)
+        # named by the shard's bytes too: another table of the same rules counts afresh
+        source = f"{table.fingerprint} {table.manifest.shards[str(s)]['sha256']}"
+        digest = _digest(source, s, rows, played[rows], codes.best[rows], kind, after, play)
         path = folder / f"shard-{s:05d}-{digest}.json"
         # the EV alone of a card with its own later decisions: the best actions' EVs kept
         kept_best = _best_file(folder, s) if not returns and (after is not None or not play.best) else None
-        task = joblib.delayed(count)(rules, table.fingerprint, s, rows, played[rows], codes.best[rows],
+        task = joblib.delayed(count)(rules, source, s, rows, played[rows], codes.best[rows],
                                      codes.best_ev[rows], after, **({"best_file": kept_best} if kept_best else {}),
                                      play=play)
         shards.append(Shard(len(rows), partial(_cached, path, digest, kind), task, partial(_keep, path)))
-    done = count_shards(shards, jobs, progress)
+    with writing(folder, "a strategy check or derive"):
+        done = count_shards(shards, jobs, progress)
     rows = np.asarray([r for d in done for r in d["rows"]], np.int64)
     loss = np.asarray([x for d in done for x in d["loss"]], np.int64)
     order = np.argsort(rows)

@@ -31,7 +31,6 @@ import inspect
 import json
 import math
 import random
-import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,12 +38,7 @@ from typing import Any
 
 import numpy as np
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-from .. import __version__
+from .. import __version__, toml_text
 from ..action import KINDS, N_CODES, SIXTH_CARD, Action, exchange_code
 from ..classes import enumerate_classes, rank_order
 from ..counts import bet_evs
@@ -992,7 +986,7 @@ def card_lines(text: str) -> tuple[tuple[Line, ...], tuple[Line, ...], tuple[Lin
     >>> card_lines('[[first]]\\nwhen = { up_below = 2 }\\ndo = "exchange"\\nkeep = "A K"')[0]
     (Line(when=(('up_below', 2),), action='keep A K'),)
     """
-    data = tomllib.loads(text)
+    data = toml_text.parse(text, "strategy card")
 
     def lines(table: str) -> tuple[Line, ...]:
         return tuple(Line(tuple(rule.get("when", {}).items()),
@@ -1032,10 +1026,18 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     stated = rules.draws and after_draw
     play = BEST
     folder: Path | None = None          # rules with draws: where the search keeps its cards
-    if start is not None:
+    if start is not None:   # refused before any work
         if rules_load(start.rules) != rules:
             raise InputError(f"strategy file {start.path} is for the rules {start.rules!r}, not {rules.name!r}")
+        if not rules.draws:
+            raise InputError(f"--from repairs a card under rules with an exchange or a sixth card; the rules "
+                             f"{rules.name!r} have neither (derive without --from)")
+        start.check_play(rules)
         play = start.play
+        found_lines = card_lines(Path(start.path).read_text(encoding="utf-8"))
+        size = len(found_lines[0]) + len(found_lines[1]) + later_play.lines(play, len(found_lines[2]))
+        if size > most:
+            raise InputError(f"strategy file {start.path} has {size} lines, more than --lines {most}")
     if rules.draws:
         codes = TableCodes.read(rules, table)
         hands, ups, weight = enumerate_classes()
@@ -1160,10 +1162,6 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
         return split_off(at_once(d, most, k, j), most)
 
     if start is not None:
-        found_lines = card_lines(Path(start.path).read_text(encoding="utf-8"))
-        size = len(found_lines[0]) + len(found_lines[1]) + later_play.lines(play, len(found_lines[2]))
-        if size > most:
-            raise InputError(f"strategy file {start.path} has {size} lines, more than --lines {most}")
         d = checked(*found_lines)
         return [repaired(d, most, len(d.after), max(1, len(d.insurance))) if stated or insuring else d]
 

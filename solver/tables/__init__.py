@@ -48,9 +48,10 @@ from .schema import (
     read_manifest,
     shard_path,
 )
-from .verification import CheckReport, check
+from .verification import SPOT, CheckReport, check, rebuilt
 
-__all__ = ["CHUNK_ROWS", "CHUNKS", "COMPACT_COLUMNS", "EXCHANGE_COLUMNS", "SCHEMA_VERSION", "SHARD_ROWS", "Answer",
+__all__ = ["CHUNK_ROWS", "CHUNKS", "COMPACT_COLUMNS", "EXCHANGE_COLUMNS", "SCHEMA_VERSION", "SHARD_ROWS", "SPOT",
+           "Answer",
            "BuildReport", "CheckReport", "Choice", "CompactReport", "Manifest", "MissingShard", "Plan", "Table",
-           "build", "check", "compact", "default_roots", "locate", "read_manifest", "required", "shard_path",
+           "build", "check", "compact", "default_roots", "locate", "read_manifest", "rebuilt", "required", "shard_path",
            "shipped_root", "solve_rows", "where"]

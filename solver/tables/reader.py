@@ -12,11 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from .. import __version__
 from ..action import Action, exchange_code
 from ..cards import Card, check_disjoint
 from ..classes import canonical, class_keys
 from ..errors import InputError
-from ..manifest import MANIFEST, sha256
+from ..manifest import MANIFEST, digest, sha256
 from ..rules import PRESETS, Rules
 from .schema import EXCHANGE_COLUMNS, read_manifest, shard_path
 
@@ -72,6 +73,18 @@ class Table:
         self._first = sorted((entry["first_key"], int(s)) for s, entry in self.manifest.shards.items())
         self._shards: dict[int, tuple[Any, np.ndarray]] = {}
         self.compact = self.manifest.compact
+        self.checksum = digest(self.manifest.to_json())
+        """The manifest's SHA-256 (its seal): which table this is, file by file."""
+        if _installed(self.directory) and RELEASED.get(self.directory.name) != self.checksum:
+            raise InputError(f"the table installed with rpoker in {self.directory} is not the one released with "
+                             f"rpoker {__version__} (its manifest's SHA-256 is {self.checksum[:16]}…); reinstall "
+                             "rpoker from its source (pip install --force-reinstall .)")
+
+    @property
+    def released(self) -> bool:
+        """Whether this is a table released with rpoker (installed, or a copy of one): its manifest
+        is the one recorded in the code (``RELEASED``), and so is every file the manifest seals."""
+        return self.checksum in RELEASED.values()
 
     @property
     def fingerprint(self) -> str:
@@ -93,8 +106,7 @@ class Table:
 
     def rebuild_command(self) -> str:
         """How to solve a damaged shard again (the shipped table: reinstall the package)."""
-        shipped = shipped_root()
-        if shipped is not None and self.directory.resolve().parent == shipped.resolve():
+        if _installed(self.directory):
             return ("reinstall rpoker from its source (pip install --force-reinstall .): this is the table "
                     "installed with it")
         name = self.rules_name if self.rules_name in PRESETS else f"<the rules file of fingerprint {self.fingerprint}>"
@@ -183,6 +195,20 @@ class Table:
             options += [choice(code, ev) for code, ev in sorted(rest, key=lambda o: -o[1])]
         return Answer(tuple(hand), up_card, key, data["weight"], tuple(options), data["insurance"],
                       None if self.compact else float(data["bet"]))
+
+
+#: the manifest SHA-256 of each table released with this version, by its folder's name (the tables
+#: installed with rpoker): an installed table that differs is refused, and an answer read from a
+#: table says whether it is the released one. A table released again changes this line.
+RELEASED: dict[str, str] = {
+    "russian-compact": "dde7bea1b7a3331f33fa5224badb6ae96bdd4d2110a30b6bdb3897c2bf0b6e2a",
+}
+
+
+def _installed(directory: Path) -> bool:
+    """Whether ``directory`` is one of the tables installed with rpoker."""
+    shipped = shipped_root()
+    return shipped is not None and directory.resolve().parent == shipped.resolve()
 
 
 def shipped_root() -> Path | None:

@@ -282,3 +282,134 @@ def test_fuzz_well_formed_commands(data, paths, no_long_work):
     assert "Traceback" not in out.output and "internal error" not in out.output, out.output
     if out.exit_code == 2 and "Usage" not in out.stdout:
         assert len(out.stderr.strip().splitlines()) == 1, (args, out.stderr)
+
+
+# -- the cases of a hostile user, each refused when read, before any work ------------------------
+
+def _other_cards(*known: str) -> str:
+    from solver.cards import format_cards, parse_cards
+
+    used = set(parse_cards(" ".join(known)))
+    return format_cards([c for c in range(52) if c not in used])
+
+
+CARD_HEAD = 'name = "x"\nrules = "caribbean"\n'
+
+
+@pytest.fixture()
+def no_counting(monkeypatch):
+    """A count started is a failure: these inputs are refused before it."""
+    import importlib
+
+    check_mod = importlib.import_module("solver.strategy.check")
+    derive_mod = importlib.import_module("solver.strategy.derive")
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("work started")
+
+    monkeypatch.setattr(check_mod, "class_counts", no_work)
+    monkeypatch.setattr(derive_mod, "class_counts", no_work)
+    monkeypatch.setattr(check_mod, "TableCodes", type("NoTable", (), {"read": staticmethod(no_work)}))
+
+
+def test_deep_toml_is_refused(tmp_path, no_counting):
+    for name, text in (("arrays", "x = " + "[" * 5000 + "]" * 5000), ("tables", "x = " + "{a = " * 2000 + "1"
+                                                                          + "}" * 2000)):
+        f = tmp_path / f"{name}.toml"
+        f.write_text(text + "\n")
+        refused("rules", "show", str(f), match="nested more than 32 deep")
+        refused("best", "As Ks Qd 7c 2h", "--up", "9s", "--rules", str(f), match="nested more than 32 deep")
+        f.write_text(CARD_HEAD + text + "\n")
+        refused("strategy", "check", str(f), match="nested more than 32 deep")
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * (1 << 20) + "\n")
+    refused("rules", "show", str(big), match="larger than 1024 KiB")
+
+
+def test_a_buy_with_no_card_left_to_draw():
+    hand, dealer = "Ts Td Tc 4h 4s", "Js 9h 7c 5d 2d"
+    refused("buy", hand, "--dealer", dealer, "--dead", _other_cards(hand, dealer),
+            match="a buy needs 2 unseen cards, 0 are left")
+
+
+@pytest.mark.parametrize("when, match", [
+    ('category = "pair++"', "not 'pair++'"),
+    ("at_least = 5", "at_least must be up to five ranks"),
+])
+def test_card_conditions_are_read_as_written(tmp_path, when, match):
+    f = tmp_path / "card.toml"
+    f.write_text(CARD_HEAD + f'[[first]]\nwhen = {{ {when} }}\ndo = "bet"\n[[first]]\ndo = "fold"\n')
+    refused("strategy", "check", str(f), match=match)
+
+
+@pytest.mark.parametrize("least", ["100000000000", str(2**63 - 1), "100000000000000000000"])
+def test_a_payout_threshold_out_of_range_is_refused_when_read(tmp_path, least, no_counting):
+    f = tmp_path / "card.toml"
+    f.write_text(f'name = "x"\nrules = "russian"\nbuy_game = {{ do = "buy", pays_at_least = {least} }}\n'
+                 '[[first]]\ndo = "bet"\n')
+    refused("strategy", "check", str(f), match="a payout multiple from 1 to 20,000")
+    f.write_text('name = "x"\nrules = "russian"\nbuy_game = { do = "buy", pays_at_least = 500 }\n'
+                 '[[first]]\ndo = "bet"\n')
+    refused("strategy", "check", str(f), match="no hand pays P >= 500 under the rules 'russian' (at most 200)")
+
+
+def test_numbers_int_would_take_are_not_shards(tmp_path):
+    for text in ("٣", "1_0", "+1", "0-٣"):
+        refused("tables", "build", "--shards", text, "--out", str(tmp_path / "t"), match="bad shard list")
+    assert not (tmp_path / "t").exists()
+
+
+def test_an_option_given_twice_is_refused():
+    refused("best", "As Ks Qd 7c 2h", "--up", "9s", "--up", "8s", match="--up/-u is given twice")
+    refused("best", "As Ks Qd 7c 2h", "-u", "9s", "--up", "8s", match="--up/-u is given twice")
+    refused("tables", "check", "--spot", "1", "--spot", "2", match="--spot is given twice")
+
+
+def test_six_cards_under_rules_without_a_sixth_card():
+    refused("hand", "Ah Ad Ac As 7d 7c", "--rules", "caribbean", match="the rules 'caribbean' have no sixth card")
+    out = runner.invoke(cli.app, ["hand", "Ah Ad Ac As 7d 7c"])
+    assert out.exit_code == 0 and "P:      27" in out.stdout
+
+
+def test_a_card_the_rules_cannot_play_is_refused_before_any_count(tmp_path, no_counting):
+    refused("strategy", "check", "russian-tip-pair-sixth-card", "--rules", "caribbean",
+            match="the rules 'caribbean' offer no sixth card")
+    refused("strategy", "check", "russian-tip-trips-exchange-two", "--rules", "caribbean",
+            match="the rules 'caribbean' offer no exchange")
+    refused("strategy", "derive", "--from", "caribbean-published", "--out", str(tmp_path / "out"),
+            match="--from repairs a card under rules with an exchange or a sixth card")
+
+
+def test_a_folder_in_place_of_a_file_is_named(tmp_path):
+    target = tmp_path / "shard-00000.json"
+    target.mkdir()
+    with pytest.raises(InputError, match=f"{target} is a folder where rpoker writes a file"):
+        manifest.write_atomic(target, lambda p: p.write_text("x"))
+    assert [p.name for p in tmp_path.iterdir()] == ["shard-00000.json"]
+
+
+_TOML_VALUE = st.recursive(
+    st.one_of(st.integers(-(2**70), 2**70).map(str), st.sampled_from(['"pair+"', '"A K"', "true", "1.5", "'x'"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=3).map(lambda v: "[" + ", ".join(v) + "]"),
+                            st.lists(inner, max_size=2).map(lambda v: "{ " + ", ".join(f"k{i} = {x}" for i, x
+                                                                                          in enumerate(v)) + " }")),
+    max_leaves=60)
+_KEYS = ["buy_redraws", "exchange_forces_bet", "paytable", "preset", "insurance", "when", "do", "pays_at_least",
+         "name", "rules", "first", "buy_game", "insurance_from", "exchange_max"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_fuzz_rules_files_and_cards(data, tmp_path_factory, no_counting):
+    """TOML of any shape and depth, as a rules file and as a card: an answer or one line, exit 2."""
+    lines = data.draw(st.lists(st.tuples(st.sampled_from(_KEYS), _TOML_VALUE), max_size=4))
+    text = "\n".join(f"{k} = {v}" for k, v in lines)
+    if data.draw(st.booleans()):
+        depth = data.draw(st.integers(1, 3000))
+        text += "\nx = " + "[" * depth + "]" * depth
+    f = tmp_path_factory.mktemp("toml") / "f.toml"
+    f.write_text(text + "\n")
+    for args in (["rules", "show", str(f)], ["strategy", "check", str(f)]):
+        out = runner.invoke(cli.app, args)
+        assert out.exit_code in (0, 2), (args, text[:200], out.output)
+        assert "Traceback" not in out.output and "internal error" not in out.output, out.output

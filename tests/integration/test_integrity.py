@@ -187,3 +187,102 @@ def test_a_table_with_every_result_is_not_written_again(complete):
     before = (complete / manifest.MANIFEST).read_bytes()
     assert optimal.compute(tables.Table(complete), rules.DEFAULT) == []
     assert (complete / manifest.MANIFEST).read_bytes() == before and not (complete / manifest.LOCK).exists()
+
+
+# -- forgeries: files edited and sealed again -----------------------------------------------------
+
+def _reseal_shard(directory, shard, change):
+    """Shard ``shard`` of a table rewritten with ``change`` applied to its columns, and the manifest
+    sealed again over it: a forgery the seals cannot tell."""
+    from solver.tables import schema
+
+    t = tables.Table(directory)
+    data = t.read_shard(shard)
+    columns = {name: data.column(name).to_numpy().copy() for name in data.column_names}
+    change(columns)
+    m = t.manifest
+    m.shards[str(shard)] = schema.write_shard(directory, shard, dict(data.schema.metadata), columns,
+                                              compact=t.compact)
+    m.write(directory)
+
+
+def test_the_released_table_is_known_by_its_manifest(tmp_path, monkeypatch):
+    from solver.tables import reader
+
+    installed = tables.shipped_root()
+    source = reader.Path(__file__).resolve().parents[2] / "tables"
+    for folder in (installed, source):
+        t = tables.Table(folder / "russian-compact")
+        assert t.released and reader.RELEASED["russian-compact"] == t.checksum
+    # a copy elsewhere is the released table still; changed and sealed again it is not
+    copy = tmp_path / "copy" / "russian-compact"
+    shutil.copytree(installed / "russian-compact", copy)
+    assert tables.Table(copy).released
+    _reseal_shard(copy, 5, lambda c: c["best_ev"].__setitem__(0, c["best_ev"][0] + 1e-9))
+    assert not tables.Table(copy).released
+    hands, ups, _ = enumerate_classes()
+    shard_rows = tables.Table(copy).manifest.shard_rows
+    cards, up = format_cards(hands[5 * shard_rows]), format_cards([ups[5 * shard_rows]])
+    out = runner.invoke(app, ["best", cards, "--up", up, "--table", str(copy)])
+    assert out.exit_code == 0 and "not a released table" in out.stdout
+    out = runner.invoke(app, ["best", cards, "--up", up, "--table", str(copy), "--json"])
+    assert json.loads(out.stdout)["source"]["released"] is False
+    # installed in place of the released one, it is refused
+    monkeypatch.setattr(reader, "shipped_root", lambda: copy.parent)
+    with pytest.raises(InputError, match="is not the one released with rpoker"):
+        tables.Table(copy)
+    monkeypatch.setattr(reader, "shipped_root", lambda: installed)
+    out = runner.invoke(app, ["best", cards, "--up", up])
+    assert out.exit_code == 0 and "released with rpoker" in out.stdout and "not a released" not in out.stdout
+
+
+def test_a_check_solves_classes_of_every_shard_again(complete):
+    """The made-up answers of ``complete``, well sealed, are found at once by the classes solved
+    again; the seed drawn is said, and the same seed draws the same classes."""
+    message = _refused(["tables", "check", "--table", str(complete)])
+    assert "the table says" in message and "seed" in message
+    again = [_refused(["tables", "check", "--table", str(complete), "--seed", "9"]) for _ in range(2)]
+    assert again[0] == again[1] and "(seed 9)" in again[0]
+    with pytest.raises(InputError, match="--recount 7: the table has the results of 6 shards"):
+        tables.check(tables.Table(complete), rules.DEFAULT, spot=0, recount=7)
+
+
+@pytest.fixture(scope="module")
+def genuine(tmp_path_factory):
+    """Shards 0 and 1 of the compact table of the default rules (2 classes each), with results."""
+    directory = tmp_path_factory.mktemp("genuine") / "t"
+    tables.build(rules.DEFAULT, directory, shard_rows=ROWS, shards=[0, 1], compact=True, results=True)
+    return directory
+
+
+def test_forged_results_are_found_by_counting_them_again(genuine, tmp_path):
+    t = tables.Table(genuine)
+    tables.verification.recount_results(t, rules.DEFAULT, [0, 1])   # the solver's: equal
+    copy = tmp_path / "t"
+    shutil.copytree(genuine, copy)
+    path = optimal.results_path(tables.Table(copy), 1)
+    data = json.loads(path.read_text())
+    results = {int(k): v for k, v in data["results"].items()}
+    low, high = min(results), max(results)
+    results[low] -= 2      # rounds moved, their sum and EV kept: low + high = (low + 1) + (high - 1)
+    results[high] -= 2
+    results[low + 1] = results.get(low + 1, 0) + 2
+    results[high - 1] = results.get(high - 1, 0) + 2
+    forged = {**data, "results": {str(k): v for k, v in sorted(results.items()) if v}}
+    forged_table = tables.Table(copy)
+    optimal.record(forged_table, forged)        # written and sealed as the results pass writes them
+    assert optimal.stored(tables.Table(copy), rules.DEFAULT, 1)["results"] == forged["results"]
+    with pytest.raises(InputError, match="the results of shard 1 of .* are not what its classes' best actions give"):
+        tables.verification.recount_results(tables.Table(copy), rules.DEFAULT, [0, 1])
+
+
+def test_a_table_built_again_is_compared_whole(genuine, tmp_path):
+    t = tables.Table(genuine)
+    assert tables.rebuilt(t, rules.DEFAULT, tmp_path / "again") == 2
+    copy = tmp_path / "t"
+    shutil.copytree(genuine, copy)
+    _reseal_shard(copy, 1, lambda c: c["second_ev"].__setitem__(1, c["second_ev"][1] - 0.25))
+    with pytest.raises(InputError, match="shard 1 of .* differs from the same shard built again"):
+        tables.rebuilt(tables.Table(copy), rules.DEFAULT, tmp_path / "again")
+    with pytest.raises(InputError, match="--work must be another folder"):
+        tables.rebuilt(t, rules.DEFAULT, genuine)

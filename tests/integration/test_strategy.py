@@ -144,7 +144,7 @@ def test_the_up_card_against_the_pair():
     ('[[first]\ndo = "bet"', "not valid TOML"),
     ('[[first]]\ndo = "sixth_card"', "line 2: the rules 'caribbean' offer no sixth card"),
     ('[[first]]\nwhen = { category = "pair" }\ndo = "exchange"\nkeep = "pair"\n[[first]]\ndo = "fold"',
-     "line 2: keep pair exchanges 3 cards of .*; the rules 'caribbean' allow exchanging none"),
+     "line 2: the rules 'caribbean' offer no exchange"),
     ('[[first]]\ndo = "exchange"', "line 2: an exchange says what it keeps"),
     ('[[first]]\ndo = "bet"\nkeep = "pair"', "line 2: keep goes with do = \"exchange\""),
     ('[[first]]\ndo = "fold"\nexcept = "sixth_card"', "line 2: except goes with do = \"optimal\""),

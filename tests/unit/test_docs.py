@@ -9,7 +9,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = ["solver", "solver.errors", "solver.manifest", "solver.cards", "solver.rules", "solver.hand",
            "solver.reference.hand", "solver.deal", "solver.classes", "solver.returns", "solver.action", "solver.counts",
-           "solver.tables.schema", "solver.strategy.card", "solver.strategy.hands"]
+           "solver.tables.schema", "solver.strategy.card", "solver.strategy.hands", "solver.toml_text"]
 
 
 @pytest.mark.parametrize("name", MODULES)

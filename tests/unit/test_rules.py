@@ -74,3 +74,71 @@ def test_the_rules_files_in_docs_load():
     assert pechanga.exchange_counts == (2, 3, 4, 5) and pechanga.sixth_card and pechanga.sixth_card_fee == 1
     assert pechanga.insurance_from == "three_of_a_kind" and pechanga.insurance_max == "half_payout"
     assert loaded["max-payout-200"].max_payout == 200
+
+
+# -- one fingerprint per game ------------------------------------------------------------------
+
+EQUIVALENT = [
+    # the same game written two ways: a setting of a switch that is off, inherited from a preset
+    ('preset = "oasis"\nexchange = false', 'preset = "caribbean"'),
+    ('preset = "russian"\ninsurance = false', 'insurance = false\n[paytable]\nak = 1'),
+    ('preset = "oasis"\nexchange_max = 4', 'preset = "caribbean"\nexchange = true\nexchange_max = 4\n'
+     'exchange_fees = [1, 2, 3, 2, 1]'),
+    # fees of counts that cannot be exchanged, and the order of the counts that force the bet
+    ('exchange_min = 2\nexchange_fees = [7, 1, 1, 1, 1]', 'exchange_min = 2'),
+    ('exchange_max = 3\nexchange_fees = [1, 1, 1, 9, 9]', 'exchange_max = 3'),
+    ('exchange_forces_bet = [5, 2]', 'exchange_forces_bet = [2, 5]'),
+    ('preset = "oasis"\nexchange_max = 4', 'preset = "oasis"\nexchange_max = 4\nexchange_fees = [1, 2, 3, 2, 5]'),
+    ('buy_game = false', 'buy_game = false\n[bonus_paytable]\nroyal_flush = 1000'),
+    ('second_combination = false', 'preset = "russian"\nsecond_combination = false'),
+]
+
+
+@pytest.mark.parametrize("first, second", EQUIVALENT)
+def test_equal_games_have_equal_fingerprints(tmp_path, first, second):
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    a.write_text(first + "\n")
+    b.write_text(second + "\n")
+    ra, rb = rules.load(a), rules.load(b)
+    assert ra.fingerprint == rb.fingerprint and ra.to_dict() == rb.to_dict()
+    # what `rules show` prints loads back as the same game (the settings not read are comments)
+    shown = tmp_path / "shown.toml"
+    shown.write_text(rules.describe(ra))
+    assert rules.load(shown).fingerprint == ra.fingerprint
+
+
+def test_different_games_keep_different_fingerprints():
+    r = rules.DEFAULT
+    changed = [r.replace(exchange=False), r.replace(exchange_max=4), r.replace(exchange_fees=(2, 1, 1, 1, 1)),
+               r.replace(exchange_forces_bet=(5,)), r.replace(insurance_from="flush"),
+               r.replace(second_rule="new_rank"), r.replace(sixth_card_fee=2), r.replace(buy_redraws=0)]
+    assert len({x.fingerprint for x in [r, *changed]}) == 1 + len(changed)
+
+
+def test_the_presets_keep_their_fingerprints():
+    """Canonical forms leave the presets as they were: the shipped table and cards are theirs."""
+    import json
+    from importlib.resources import files
+
+    shipped = json.loads((files("solver.shipped") / "russian-compact" / "manifest.json").read_text())
+    assert rules.DEFAULT.fingerprint == shipped["fingerprint"] == rules.fingerprint_of(shipped["rules"])
+    for name in ("caribbean", "oasis"):
+        p = rules.preset(name)
+        assert rules.Rules(**{f: getattr(p, f) for f in p.__dataclass_fields__}).fingerprint == p.fingerprint
+
+
+@pytest.mark.parametrize("text, match", [
+    ("exchange = false\nexchange_forces_bet = [5]", "'exchange_forces_bet' cannot matter with exchange = false"),
+    ("exchange = false\nexchange_fees = [1, 2, 3, 2, 1]", "'exchange_fees' cannot matter with exchange = false"),
+    ("exchange_max = 3\nexchange_forces_bet = [5]", "5 cards cannot be exchanged with exchange_min = 1 and "
+     "exchange_max = 3"),
+    ('insurance = false\ninsurance_from = "flush"', "'insurance_from' cannot matter with insurance = false"),
+    ("buy_game = false\nbuy_redraws = 3", "'buy_redraws' cannot matter with buy_game = false"),
+    ("sixth_card = false\nsixth_card_fee = 2", "'sixth_card_fee' cannot matter with sixth_card = false"),
+    ('preset = "caribbean"\nsecond_rule = "new_rank"', "'second_rule' cannot matter with second_combination = false"),
+])
+def test_a_setting_that_cannot_matter_is_refused(tmp_path, text, match):
+    f = tmp_path / "r.toml"
+    f.write_text(text + "\n")
+    with pytest.raises(InputError, match=match):
+        rules.load(f)
