@@ -1029,9 +1029,6 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     if start is not None:   # refused before any work
         if rules_load(start.rules) != rules:
             raise InputError(f"strategy file {start.path} is for the rules {start.rules!r}, not {rules.name!r}")
-        if not rules.draws:
-            raise InputError(f"--from repairs a card under rules with an exchange or a sixth card; the rules "
-                             f"{rules.name!r} have neither (derive without --from)")
         start.check_play(rules)
         play = start.play
         found_lines = card_lines(Path(start.path).read_text(encoding="utf-8"))

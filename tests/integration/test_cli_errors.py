@@ -376,8 +376,8 @@ def test_a_card_the_rules_cannot_play_is_refused_before_any_count(tmp_path, no_c
             match="the rules 'caribbean' offer no sixth card")
     refused("strategy", "check", "russian-tip-trips-exchange-two", "--rules", "caribbean",
             match="the rules 'caribbean' offer no exchange")
-    refused("strategy", "derive", "--from", "caribbean-published", "--out", str(tmp_path / "out"),
-            match="--from repairs a card under rules with an exchange or a sixth card")
+    refused("strategy", "derive", "--from", "caribbean-published", "--lines", "2", "--out", str(tmp_path / "out"),
+            match="lines, more than --lines 2")
 
 
 def test_a_folder_in_place_of_a_file_is_named(tmp_path):
