@@ -453,27 +453,18 @@ def tables_check(
     if work is not None and not everything:
         raise InputError("--work goes with --all")
     found = tables_mod.required(r, table)
-    folder = _rebuild_folder(found, work) if everything else None   # checked before any work
+    folder = tables_mod.rebuild_folder(found, work) if everything else None   # checked before any work
     result = tables_mod.check(found, r, spot, seed, recount)
     typer.echo(f"{found.directory}: {result.shards} shards, {result.rows:,} classes of total weight "
                f"{result.weight:,}, checksums and classes verified, the results of {result.results} shards "
                f"verified; {result.spot_checked} classes solved again and equal"
                + (f", the results of shards {', '.join(map(str, result.recounted))} counted again and equal"
                   if result.recounted else "")
-               + f" (seed {result.seed}; {'released with rpoker' if found.released else 'not a released table'})")
+               + f" (seed {result.seed}; {found.provenance})")
     if folder is not None:
         with _progress("building again", "classes") as progress:
             n = tables_mod.rebuilt(found, r, folder, jobs, progress)
         typer.echo(f"{found.directory}: all {n} shards built again in {folder} and equal, with their results")
-
-
-def _rebuild_folder(table: tables_mod.Table, work: str | None) -> Path:
-    """Where ``tables check --all`` builds the table again: one folder per table (its manifest's
-    SHA-256), so that a stopped check resumes."""
-    if work is not None and not work.strip():
-        raise InputError("--work is empty: name a directory")
-    root = Path(work) if work else Path(os.environ.get("RPOKER_CACHE") or Path.home() / ".cache" / "rpoker") / "rebuilt"
-    return writable_directory(root / table.checksum[:16], "rebuild")
 
 
 @tables_app.command("results", cls=_Command)

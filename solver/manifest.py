@@ -184,6 +184,12 @@ def writing(directory: Path, what: str = "a build, compaction or results run") -
         os.close(fd)
 
 
+def cache_root() -> Path:
+    """Where rpoker keeps what it may count again (a strategy check's work, a table built again
+    by ``tables check --all``): ``$RPOKER_CACHE``, else ``~/.cache/rpoker``."""
+    return Path(os.environ.get("RPOKER_CACHE") or Path.home() / ".cache" / "rpoker")
+
+
 def writable_directory(directory: Path, what: str = "output") -> Path:
     """Create the directory (and its parents) if needed and make sure files can be written in
     it, before any work starts: one clear error otherwise."""

@@ -161,16 +161,11 @@ def buy_json(d: BuyDecision) -> dict[str, Any]:
             "p_dealer_qualifies_exact": exact(d.p_dealer_qualifies), "should_buy": d.should_buy}
 
 
-def _provenance(table: Table) -> str:
-    """Whether a table is one released with rpoker, in words."""
-    return "released with rpoker" if table.released else "not a released table: rpoker tables check re-solves a sample"
-
-
 def answer_text(a: Answer, table: Table) -> str:
     kind = "compact strategy table" if table.compact else "strategy table"
     lines = [f"{format_cards(a.hand)} | dealer shows {format_cards([a.up_card])}",
              f"from the {kind} {table.directory} (rules {table.rules_name}, "
-             f"{table.fingerprint}; {_provenance(table)}); "
+             f"{table.fingerprint}; {table.provenance}); "
              "solve it (rpoker best --solve) for the exact value of every option", ""]
     if not table.compact:
         lines += [f"  {o.ev:+.6f}  {o.label}" for o in a.options] + [""]

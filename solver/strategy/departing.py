@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -38,7 +37,7 @@ from ..action import FOLD, SIXTH_CARD, Action
 from ..classes import enumerate_classes, rank_order
 from ..deal import option_returns, option_values
 from ..errors import InputError
-from ..manifest import writable_directory, write_atomic, writing
+from ..manifest import cache_root, writable_directory, write_atomic, writing
 from ..optimal import FIELDS, table_results, unit
 from ..play import BEST, Play
 from ..returns import Returns
@@ -55,8 +54,8 @@ VALUES = "rpoker strategy departures, values"
 
 
 def work_root() -> Path:
-    """Where the departures' counts are kept: ``$RPOKER_CACHE``, else ``~/.cache/rpoker``."""
-    return Path(os.environ.get("RPOKER_CACHE") or Path.home() / ".cache" / "rpoker") / "strategy"
+    """Where the departures' counts are kept: ``strategy`` under ``manifest.cache_root()``."""
+    return cache_root() / "strategy"
 
 
 def work_folder(table: Table, work: Path | None = None) -> Path:

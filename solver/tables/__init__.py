@@ -48,10 +48,9 @@ from .schema import (
     read_manifest,
     shard_path,
 )
-from .verification import SPOT, CheckReport, check, rebuilt
+from .verification import SPOT, CheckReport, check, rebuild_folder, rebuilt
 
 __all__ = ["CHUNK_ROWS", "CHUNKS", "COMPACT_COLUMNS", "EXCHANGE_COLUMNS", "SCHEMA_VERSION", "SHARD_ROWS", "SPOT",
-           "Answer",
-           "BuildReport", "CheckReport", "Choice", "CompactReport", "Manifest", "MissingShard", "Plan", "Table",
-           "build", "check", "compact", "default_roots", "locate", "read_manifest", "rebuilt", "required", "shard_path",
-           "shipped_root", "solve_rows", "where"]
+           "Answer", "BuildReport", "CheckReport", "Choice", "CompactReport", "Manifest", "MissingShard", "Plan",
+           "Table", "build", "check", "compact", "default_roots", "locate", "read_manifest", "rebuild_folder",
+           "rebuilt", "required", "shard_path", "shipped_root", "solve_rows", "where"]

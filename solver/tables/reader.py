@@ -87,6 +87,13 @@ class Table:
         return self.checksum in RELEASED.values()
 
     @property
+    def provenance(self) -> str:
+        """Whether the table is one released with rpoker, in words."""
+        if self.released:
+            return "released with rpoker"
+        return "not a released table: rpoker tables check re-solves a sample"
+
+    @property
     def fingerprint(self) -> str:
         return self.manifest.fingerprint
 

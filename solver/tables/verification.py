@@ -22,13 +22,15 @@ from ..cards import format_cards
 from ..classes import N_CLASSES, N_DEALS, class_keys, enumerate_classes
 from ..deal import solve
 from ..errors import InputError
+from ..manifest import cache_root, writable_directory
 from ..rules import Rules
 from .reader import Table
 
 SPOT = 2
-"""Classes of each shard a check solves again by default (174 of the default rules' compact table,
-about 7 s): a shard whose answers are not the solver's — damaged and re-sealed, or of other
-rules — is found at once; a forgery of a fraction f of the classes with chance 1 - (1 - f)^n."""
+"""Classes of each shard a check solves again by default (174 of the default rules' compact table;
+its time: docs/cost-model.md): a shard whose answers are not the solver's — damaged and re-sealed,
+or of other rules — is found at once; a forgery of a fraction f of the classes with chance
+1 - (1 - f)^n."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,16 @@ def recount_results(table: Table, rules: Rules, shards: Sequence[int], drawn: st
 def _without_version(results: dict[str, Any] | None) -> dict[str, Any]:
     """A results file's contents less the version of the solver that wrote it."""
     return {k: v for k, v in (results or {}).items() if k != "solver_version"}
+
+
+def rebuild_folder(table: Table, work: str | None = None) -> Path:
+    """Where ``rebuilt`` builds ``table`` again, made and checked writable: under ``work`` (default
+    ``rebuilt`` under ``manifest.cache_root()``), one folder per table (its manifest's SHA-256), so
+    that a stopped check resumes."""
+    if work is not None and not work.strip():
+        raise InputError("--work is empty: name a directory")
+    root = Path(work) if work else cache_root() / "rebuilt"
+    return writable_directory(root / table.checksum[:16], "rebuild")
 
 
 def rebuilt(table: Table, rules: Rules, directory: Path, jobs: int = 1,

@@ -286,3 +286,14 @@ def test_a_table_built_again_is_compared_whole(genuine, tmp_path):
         tables.rebuilt(tables.Table(copy), rules.DEFAULT, tmp_path / "again")
     with pytest.raises(InputError, match="--work must be another folder"):
         tables.rebuilt(t, rules.DEFAULT, genuine)
+
+
+def test_a_table_is_built_again_in_a_folder_of_its_own(genuine, tmp_path, monkeypatch):
+    """Under the cache (``$RPOKER_CACHE``) or ``--work``, one folder per table, made before any work."""
+    t = tables.Table(genuine)
+    monkeypatch.setenv("RPOKER_CACHE", str(tmp_path / "cache"))
+    folder = tables.rebuild_folder(t)
+    assert folder == tmp_path / "cache" / "rebuilt" / t.checksum[:16] and folder.is_dir()
+    assert tables.rebuild_folder(t, str(tmp_path / "w")) == tmp_path / "w" / t.checksum[:16]
+    with pytest.raises(InputError, match="--work is empty"):
+        tables.rebuild_folder(t, " ")
