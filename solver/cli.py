@@ -442,7 +442,8 @@ def tables_check(
     seed: Annotated[int | None, typer.Option("--seed", min=0, max=2**32 - 1, help="The seed of the random "
                                              "classes and shards (default: a new one, printed).")] = None,
     everything: Annotated[bool, typer.Option("--all", help="Build the whole table again (with its results) into "
-                                             "--work and compare every shard and results file: hours.")] = False,
+                                             "--work and compare every shard and results file (about an hour on two "
+                                             "cores for the shipped table).")] = False,
     work: Annotated[str | None, typer.Option("--work", help="With --all: the folder of the table built again "
                                              "(resumable; default: $RPOKER_CACHE, else ~/.cache/rpoker).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="With --all: worker processes.")] = 1,

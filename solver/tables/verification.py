@@ -25,6 +25,7 @@ from ..errors import InputError
 from ..manifest import cache_root, writable_directory
 from ..rules import Rules
 from .reader import Table
+from .schema import Plan
 
 SPOT = 2
 """Classes of each shard a check solves again by default (174 of the default rules' compact table;
@@ -87,9 +88,9 @@ def check(table: Table, rules: Rules, spot: int = SPOT, seed: int | None = None,
     counted = optimal.verify_results(table, rules)
     seed = secrets.randbits(32) if seed is None else seed
     rng = random.Random(seed)
+    plan = Plan(shard_rows, ())
     chosen = [k for s in range(manifest.shards_total)
-              for k in rng.sample(range(s * shard_rows, min(N_CLASSES, (s + 1) * shard_rows)),
-                                  min(spot, min(N_CLASSES, (s + 1) * shard_rows) - s * shard_rows))]
+              for k in rng.sample(plan.rows(s), min(spot, len(plan.rows(s))))]
     for k in chosen:
         hand, up = tuple(int(c) for c in hands[k]), int(ups[k])
         answer, solved = table.lookup(hand, up), solve(hand, up, rules)
