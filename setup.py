@@ -1,27 +1,22 @@
-"""Build the Cython kernels in ``ext/`` as private modules of the ``solver`` package."""
+"""Build the Cython kernels in ``solver/_kernel/`` (each ``_name.pyx`` beside its ``.pxd`` and ``.pyi``)."""
 from pathlib import Path
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
+KERNEL = Path("solver") / "_kernel"
+
 extensions = [
     Extension(
-        f"solver.{source.stem}",
+        f"solver._kernel.{source.stem}",
         [str(source)],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=["-O3"],
     )
-    for source in sorted(Path("ext").glob("_*.pyx"))
+    for source in sorted(KERNEL.glob("_*.pyx"))
 ]
-
-# cythonize follows the .pxd files a module cimports, not its own declarations (the .pyx is in
-# ext/, its .pxd in solver/): a .c older than them is generated again, not compiled stale
-for source in Path("ext").glob("_*.pyx"):
-    own, generated = Path("solver") / f"{source.stem}.pxd", source.with_suffix(".c")
-    if own.exists() and generated.exists() and generated.stat().st_mtime < own.stat().st_mtime:
-        generated.unlink()
 
 setup(
     ext_modules=cythonize(

@@ -14,7 +14,8 @@ import time
 
 import numpy as np
 
-from solver import _eval, rules
+from solver import rules
+from solver._kernel import _eval
 from solver.hand import paytable_array
 from solver.reference import hand as ref
 

@@ -34,13 +34,9 @@ The flow of the package: ``rules`` → ``cards`` and ``hand`` (evaluation kernel
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("rpoker")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0+source"
+from .version import __version__
 
 #: each public name -> (module, attribute)
 _PUBLIC: dict[str, tuple[str, str]] = {
@@ -58,10 +54,10 @@ _PUBLIC: dict[str, tuple[str, str]] = {
     "Solution": ("deal", "Solution"),
     "Action": ("action", "Action"),
     "Option": ("deal", "Option"),
-    "BetValue": ("deal", "BetValue"),
-    "bet_value": ("deal", "bet_value"),
-    "buy_game": ("deal", "buy_game"),
-    "BuyDecision": ("deal", "BuyDecision"),
+    "BetValue": ("final_hand", "BetValue"),
+    "bet_value": ("final_hand", "bet_value"),
+    "buy_game": ("final_hand", "buy_game"),
+    "BuyDecision": ("final_hand", "BuyDecision"),
     "option_returns": ("deal", "option_returns"),
     "Returns": ("returns", "Returns"),
     "Table": ("tables", "Table"),
@@ -79,8 +75,9 @@ __all__ = ["__version__", *_PUBLIC]
 if TYPE_CHECKING:
     from .action import Action
     from .cards import Card, format_cards, parse_card, parse_cards
-    from .deal import BetValue, BuyDecision, Option, Solution, bet_value, buy_game, option_returns, solve
+    from .deal import Option, Solution, option_returns, solve
     from .errors import InputError
+    from .final_hand import BetValue, BuyDecision, bet_value, buy_game
     from .hand import HandValue, evaluate
     from .report import report_figures
     from .report import to_json as report_json

@@ -22,8 +22,8 @@ from itertools import permutations
 
 import numpy as np
 
-from . import _eval
 from .cards import Card
+from .hand import all_hands
 
 #: the 24 permutations of the suits, as card maps: PERM_CARD[k][c] is card c with suits permuted
 SUIT_PERMS: tuple[tuple[int, ...], ...] = tuple(permutations(range(4)))
@@ -94,7 +94,7 @@ def enumerate_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     About 10 s and 1 GB at its peak; cached for the process.
     """
-    hands = _eval.all_hands(5)  # sorted rows, in increasing key order
+    hands = all_hands(5)  # sorted rows, in increasing key order
     keys = _hand_keys(hands)
     least = keys.copy()
     stabilizer = np.zeros(len(hands), dtype=np.int32)  # bit k: permutation k keeps the hand

@@ -8,106 +8,35 @@ only with ``RPOKER_DEBUG=1``.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import re
 import signal
-import sys
-import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from typer.core import TyperCommand, TyperGroup, TyperOption
 
-try:  # Typer vendors its own click from 0.2x on
-    from typer import _click as click
-except ImportError:  # pragma: no cover - an older Typer, over click itself
-    import click  # type: ignore[no-redef]
-
-from . import __version__, report_deal
+from . import report_deal
 from . import rules as rules_mod
 from . import tables as tables_mod
 from .cards import parse_card, parse_cards
-from .deal import bet_value, buy_game, option_returns, solve
+from .console import Command, Group, err, out_dir, parse_shards, progress_bar
+from .deal import option_returns, solve
 from .errors import InputError
+from .final_hand import bet_value, buy_game
 from .hand import evaluate
 from .manifest import MAX_SHARD_ROWS, writable_directory
+from .version import __version__
 
 if TYPE_CHECKING:
-    from rich.progress import TaskID
-
     from .report import Hooks
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
-_MESSAGE_LIMIT = 400  # an error message is cut to this (an argument may be huge)
-
-
-class _Group(TyperGroup):
-    """Turns every failure below into one line on stderr and a non-zero exit code."""
-
-    def invoke(self, ctx: click.core.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except InputError as exc:
-            fail(str(exc))
-        except OSError as exc:  # the environment: a path, a device, a permission
-            where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
-            fail(f"{exc.strerror or exc}{where}")
-        except MemoryError:
-            fail("out of memory")
-
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
-             **extra: Any) -> Any:
-        try:
-            result = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
-            code = result if isinstance(result, int) else 0
-        except click.exceptions.UsageError as exc:  # one line, not Typer's box
-            if type(exc).__name__ == "NoArgsIsHelpError" and exc.ctx is not None:  # a bare group: its help
-                typer.echo(exc.ctx.get_help())
-            else:
-                where = exc.ctx.command_path if exc.ctx is not None else "rpoker"
-                _say(f"{exc.format_message()} (see {where} -h)")
-            code = 2
-        except click.exceptions.ClickException as exc:
-            _say(exc.format_message())
-            code = 2
-        except typer.Abort:
-            _err.print("interrupted")
-            code = 130
-        except Exception as exc:  # a bug: said in one line unless asked for the traceback
-            if os.environ.get("RPOKER_DEBUG"):
-                raise
-            _say(f"internal error (a bug in rpoker {__version__}; please report it with the command): "
-                 f"{type(exc).__name__}: {exc}")
-            code = 3
-        if standalone_mode:
-            sys.exit(code)
-        return code
-
-
-class _Command(TyperCommand):
-    """A command that refuses an option given twice (click would keep the last without a word)."""
-
-    def parse_args(self, ctx: click.core.Context, args: list[str]) -> list[str]:
-        if not ctx.resilient_parsing:
-            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-            seen: set[str | None] = set()
-            for param in order:
-                if isinstance(param, TyperOption) and not param.multiple:
-                    if param.name in seen:
-                        ctx.fail(f"{'/'.join(param.opts)} is given twice: give it once")
-                    seen.add(param.name)
-        return super().parse_args(ctx, args)
 
 
 app = typer.Typer(
-    cls=_Group,
+    cls=Group,
     help="Exact solver for Russian Poker: best play, EVs, strategy tables.",
     context_settings=CONTEXT,
     no_args_is_help=True,
@@ -122,7 +51,6 @@ strategy_app = typer.Typer(help="Strategy cards people can play, costed exactly.
                            no_args_is_help=True)
 app.add_typer(strategy_app, name="strategy")
 
-_err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)   # messages may hold any text
 
 UpOption = Annotated[str, typer.Option("--up", "-u", help="The dealer's up-card, e.g. 9s.")]
 DeadOption = Annotated[str, typer.Option("--dead", help="Dead cards seen in other boxes.")]
@@ -136,29 +64,6 @@ TableOption = Annotated[
                                 "(default: $RPOKER_TABLES, else ./tables and the tables installed with rpoker).")
 ]
 OutOption = Annotated[str | None, typer.Option("--out", "-o", help="Output directory.")]
-
-
-def _say(message: str) -> None:
-    if len(message) > _MESSAGE_LIMIT:
-        message = message[:_MESSAGE_LIMIT - 40] + f"… ({len(message):,} characters)"
-    from rich.text import Text
-
-    _err.print(Text.assemble(("error:", "bold red"), " ", message))
-
-
-def fail(message: str) -> NoReturn:
-    """One line on stderr and exit code 2."""
-    _say(message.replace("\n", " "))
-    raise typer.Exit(2)
-
-
-def _out_dir(value: str | None, default: Path) -> Path:
-    """An --out option: an empty one is refused (it is not the current folder)."""
-    if value is None:
-        return default
-    if not value.strip():
-        raise InputError("--out is empty: name a directory")
-    return Path(value)
 
 
 def _version(value: bool) -> None:
@@ -176,7 +81,7 @@ def _root(
     """Exact solver for Russian Poker: best play, EVs, strategy tables."""
 
 
-@app.command(cls=_Command)
+@app.command(cls=Command)
 def hand(
     cards: Annotated[str, typer.Argument(help='Five or six cards, e.g. "As Ah Kd 9c 8s".')],
     rules: RulesOption = "russian",
@@ -186,7 +91,7 @@ def hand(
     typer.echo(value.summary())
 
 
-@app.command(cls=_Command)
+@app.command(cls=Command)
 def best(
     cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "As Ks Qd 7c 2h".')],
     up: UpOption,
@@ -215,12 +120,12 @@ def best(
             except tables_mod.MissingShard as exc:
                 if table is not None or os.environ.get("RPOKER_TABLES"):
                     raise   # the table was named: its gaps are an error
-                _err.print(f"note: {exc}; solving the deal instead", highlight=False)
+                err.print(f"note: {exc}; solving the deal instead", highlight=False)
             else:
                 _print_answer(found, answer, r, as_json)
                 return
     elif dead_cards and table is not None:
-        _err.print("note: a deal with dead cards is solved (tables hold deals without them)", highlight=False)
+        err.print("note: a deal with dead cards is solved (tables hold deals without them)", highlight=False)
     solution = solve(hand_cards, up_card, r, dead_cards)
     if as_json:
         typer.echo(json.dumps(report_deal.solution_json(solution, value), indent=1))
@@ -228,7 +133,7 @@ def best(
         typer.echo(report_deal.solution_text(solution, value), nl=False)
 
 
-@app.command(cls=_Command)
+@app.command(cls=Command)
 def returns(
     cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "Jh Jd 8c 5s 2d".')],
     up: UpOption,
@@ -269,7 +174,7 @@ def returns(
         typer.echo(report_deal.returns_text(hand_cards, up_card, option, result), nl=False)
 
 
-@app.command(cls=_Command)
+@app.command(cls=Command)
 def after(
     cards: Annotated[str, typer.Argument(help="The final hand: 5 cards after an exchange or 6 after a sixth card.")],
     up: UpOption,
@@ -290,7 +195,7 @@ def after(
         typer.echo(report_deal.after_text(b, value, r), nl=False)
 
 
-@app.command(cls=_Command)
+@app.command(cls=Command)
 def buy(
     cards: Annotated[str, typer.Argument(help="The player's final hand (5 or 6 cards).")],
     dealer: Annotated[str, typer.Option("--dealer", "-d", help="The dealer's five cards.")],
@@ -312,7 +217,7 @@ def _print_answer(table: tables_mod.Table, answer: tables_mod.Answer, r: rules_m
         typer.echo(report_deal.answer_text(answer, table), nl=False)
 
 
-@tables_app.command("build", cls=_Command)
+@tables_app.command("build", cls=Command)
 def tables_build(
     rules: RulesOption = "russian",
     out: Annotated[str | None, typer.Option("--out", "-o", help="Table directory (default: tables/<rules>, "
@@ -332,8 +237,8 @@ def tables_build(
 ) -> None:
     """Solve every suit class of (hand, up-card) into Parquet shards; resumable."""
     r = rules_mod.load(rules)
-    directory = _out_dir(out, Path("tables") / (f"{r.name}-compact" if compact else r.name))
-    chosen = _parse_shards(shards, tables_mod.Plan(shard_rows, ()).n_shards if shard_rows >= 1 else 0) \
+    directory = out_dir(out, Path("tables") / (f"{r.name}-compact" if compact else r.name))
+    chosen = parse_shards(shards, tables_mod.Plan(shard_rows, ()).n_shards if shard_rows >= 1 else 0) \
         if shards is not None else None
     _build(r, directory, jobs, backend, scheduler, shard_rows, chosen, compact, results)
 
@@ -342,10 +247,10 @@ def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky"
            shard_rows: int = tables_mod.SHARD_ROWS, chosen: list[int] | None = None, compact: bool = False,
            results: bool = False) -> None:
     """A table build with a progress bar."""
-    with _progress("solving and playing out" if results else "solving", "classes") as progress:
+    with progress_bar("solving and playing out" if results else "solving", "classes") as progress:
         report = tables_mod.build(r, directory, jobs, backend, scheduler, shard_rows, chosen, progress,
                                   compact=compact, results=results)
-    _err.print(f"{directory}: {len(report.solved)} shards solved{' and played out' if results else ''} "
+    err.print(f"{directory}: {len(report.solved)} shards solved{' and played out' if results else ''} "
                f"({report.classes:,} classes in "
                f"{report.seconds:.1f} s"
                + (f", {report.reused:,} more from the chunks of an earlier build" if report.reused else "")
@@ -354,83 +259,7 @@ def _build(r: rules_mod.Rules, directory: Path, jobs: int, backend: str = "loky"
                highlight=False)
 
 
-@contextlib.contextmanager
-def _progress(doing: str, things: str) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on stderr, or a line a minute when stderr is not a terminal (a log); shown
-    from the first report of work, so that a request refused at once prints its error alone.
-    The remaining time is projected from the rate since the first report (which leaves out the
-    start-up). An interrupted run (Ctrl-C) says how to go on and exits with 130."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    start = time.monotonic()
-    first: list[tuple[float, int]] = []   # when the first report came, and what was done then
-    last = [start]
-    bar = Progress(TextColumn(f"{doing} {things}", markup=False), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=_err)
-    task: list[TaskID] = []
-
-    live = _err.is_terminal   # a bar on a terminal; in a log, the lines below alone
-
-    def progress(done: int, total: int) -> None:
-        now = time.monotonic()
-        if not first:
-            first.append((now, done))
-            if live:
-                bar.start()
-                task.append(bar.add_task(doing, total=total))
-        if live:
-            bar.update(task[0], completed=done, total=total)
-        elif (now - last[0] >= 60 or (done == total and done > first[0][1])):
-            last[0] = now
-            since, done_then = first[0]
-            rate = (done - done_then) / (now - since) if now > since and done > done_then else 0.0
-            eta = f"ETA {(total - done) / rate / 3600:.2f} h" if rate > 0 else "ETA unknown yet"
-            _err.print(f"{doing} {done:,}/{total:,} {things} ({100 * done / max(total, 1):.1f} %), "
-                       f"{(now - start) / 3600:.2f} h, {eta}", highlight=False)
-
-    try:
-        yield progress
-    except KeyboardInterrupt:
-        # every long run is resumable: what it finished is on disk, whole
-        _err.print("interrupted: what was finished is kept; run the same command again to go on")
-        raise typer.Exit(130) from None
-    finally:
-        if task:
-            bar.stop()
-
-
-_SHARD = re.compile(r"[0-9]+")   # ASCII digits alone: int() would take "٣", "1_0" and "+1"
-
-
-def _parse_shards(text: str, n_shards: int) -> list[int]:
-    """A shard list such as ``0-3,7``: each range checked against the table's shards before it
-    is expanded."""
-    from .errors import shown
-
-    out: list[int] = []
-    if not text.strip():
-        raise InputError("--shards is empty (e.g. 0-3,7; leave it out to build every shard)")
-    for part in text.split(","):
-        lo_text, dash, hi_text = part.strip().partition("-")
-        if not all(_SHARD.fullmatch(t) for t in (lo_text, hi_text if dash else lo_text)):
-            raise InputError(f"bad shard list {shown(text)} (e.g. 0-3,7)")
-        lo, hi = int(lo_text), int(hi_text if dash else lo_text)
-        if lo > hi:
-            raise InputError(f"shard range {shown(part.strip())} is empty: write the lower shard first")
-        if lo < 0 or hi >= n_shards:
-            raise InputError(f"no shard {hi if hi >= n_shards else lo}: the table has shards 0..{n_shards - 1}")
-        out.extend(range(lo, hi + 1))
-    return sorted(set(out))
-
-
-@tables_app.command("check", cls=_Command)
+@tables_app.command("check", cls=Command)
 def tables_check(
     table: TableOption = None,
     rules: RulesOption = "russian",
@@ -463,12 +292,12 @@ def tables_check(
                   if result.recounted else "")
                + f" (seed {result.seed}; {found.provenance})")
     if folder is not None:
-        with _progress("building again", "classes") as progress:
+        with progress_bar("building again", "classes") as progress:
             n = tables_mod.rebuilt(found, r, folder, jobs, progress)
         typer.echo(f"{found.directory}: all {n} shards built again in {folder} and equal, with their results")
 
 
-@tables_app.command("results", cls=_Command)
+@tables_app.command("results", cls=Command)
 def tables_results(
     table: TableOption = None,
     rules: RulesOption = "russian",
@@ -476,17 +305,17 @@ def tables_results(
 ) -> None:
     """Play out the best action of every class of a complete table and count its results
     exactly, shard by shard (for the report's return table, variance and rates); resumable."""
-    from . import optimal
+    from .tables import played
 
     r = rules_mod.load(rules)
     found = tables_mod.required(r, table)
-    with _progress("playing out", "shards") as progress:
-        done = optimal.compute(found, r, jobs, progress)
-    _err.print(f"{found.directory}: results of {len(done)} shards counted, "
+    with progress_bar("playing out", "shards") as progress:
+        done = played.compute(found, r, jobs, progress)
+    err.print(f"{found.directory}: results of {len(done)} shards counted, "
                f"{found.manifest.shards_total - len(done)} had them already", highlight=False)
 
 
-@tables_app.command("compact", cls=_Command)
+@tables_app.command("compact", cls=Command)
 def tables_compact(
     table: TableOption = None,
     out: Annotated[str | None, typer.Option("--out", "-o", help="Directory of the compact table "
@@ -496,16 +325,16 @@ def tables_compact(
     """Write the compact table of a full one: best action and EV, runner-up and EV, insurance."""
     r = rules_mod.load(rules)
     found = tables_mod.required(r, table)
-    directory = _out_dir(out, Path("tables") / f"{r.name}-compact")
-    with _progress("compacting", "shards") as progress:
+    directory = out_dir(out, Path("tables") / f"{r.name}-compact")
+    with progress_bar("compacting", "shards") as progress:
         result = tables_mod.compact(found, directory, progress)
     n = len(result.written) + len(result.kept)
-    _err.print(f"{directory}: {n} of {result.shards_total} shards ({len(result.written)} written, "
+    err.print(f"{directory}: {n} of {result.shards_total} shards ({len(result.written)} written, "
                f"{len(result.kept)} already there), {result.bytes / 1e6:.1f} MB"
                + ("" if n == result.shards_total else "; the source table is not complete"), highlight=False)
 
 
-@tables_app.command("query", cls=_Command)
+@tables_app.command("query", cls=Command)
 def tables_query(
     cards: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "As Ks Qd 7c 2h".')],
     up: UpOption,
@@ -520,7 +349,7 @@ def tables_query(
     _print_answer(found, found.lookup(hand_cards, up_card), r, as_json)
 
 
-@app.command(cls=_Command)
+@app.command(cls=Command)
 def report(
     rules: RulesOption = "russian",
     vs: Annotated[str | None, typer.Option("--vs", help="Other rules to compare with (preset or file).")] = None,
@@ -540,13 +369,13 @@ def report(
     from . import report as report_mod
 
     sets = [rules_mod.load(rules)] + ([rules_mod.load(vs)] if vs else [])
-    directory = writable_directory(_out_dir(out, Path("reports") / "-vs-".join(r.name for r in sets)), "report")
+    directory = writable_directory(out_dir(out, Path("reports") / "-vs-".join(r.name for r in sets)), "report")
     markdown = report_mod.write(sets, directory, _report_hooks(), jobs, table, build)
     typer.echo(markdown, nl=False)
-    _err.print(f"written: {directory}/report.md, report.json and the charts", highlight=False)
+    err.print(f"written: {directory}/report.md, report.json and the charts", highlight=False)
 
 
-@strategy_app.command("check", cls=_Command)
+@strategy_app.command("check", cls=Command)
 def strategy_check(
     file: Annotated[str, typer.Argument(help="The strategy card: a TOML file (docs/strategy.md), or the name of "
                                         "one installed with rpoker (caribbean-published, ...).")],
@@ -576,7 +405,7 @@ def strategy_check(
     card = strategy_mod.load(file)
     r = rules_mod.load(rules or card.rules)
     label = "classes played otherwise" if r.draws else "classes"
-    with _progress(f"counting {r.name}:", label) as progress:
+    with progress_bar(f"counting {r.name}:", label) as progress:
         result = strategy_mod.check(card, r, jobs, progress, table=table, work=Path(work) if work else None,
                                     returns=returns)
     if as_json:
@@ -585,7 +414,7 @@ def strategy_check(
         typer.echo(strategy_mod.to_text(result), nl=False)
 
 
-@strategy_app.command("derive", cls=_Command)
+@strategy_app.command("derive", cls=Command)
 def strategy_derive(
     rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: russian, or "
                                               "the --from card's own.")] = None,
@@ -626,28 +455,28 @@ def strategy_derive(
     if found is not None and curve:
         raise InputError("--curve searches cards of every size: leave out --from")
     r = rules_mod.load(rules or (found.rules if found is not None else "russian"))
-    directory = writable_directory(_out_dir(out, Path("reports") / f"{r.name}-strategy"), "strategy")
+    directory = writable_directory(out_dir(out, Path("reports") / f"{r.name}-strategy"), "strategy")
     # with draws: the cells' representatives solved, then each card's departures
-    with _progress(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
-        derived = strategy_mod.derive(r, lines, jobs, progress, curve=strategy_mod.CURVE if curve else (),
+    with progress_bar(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
+        derived = strategy_mod.derive_card(r, lines, jobs, progress, curve=strategy_mod.CURVE if curve else (),
                                       table=table, work=Path(work) if work else None, after_draw=after_draw,
-                                      insurance_buy=insurance_buy, note=lambda line: _err.print(line, highlight=False),
+                                      insurance_buy=insurance_buy, note=lambda line: err.print(line, highlight=False),
                                       start=found)
     written = strategy_mod.write_derived(derived, lines, directory)
     typer.echo(written[1].read_text(), nl=False)
-    _err.print(f"written: {', '.join(str(p) for p in written)}", highlight=False)
+    err.print(f"written: {', '.join(str(p) for p in written)}", highlight=False)
 
 
 def _report_hooks() -> Hooks:
     """A report's progress bars and notes on stderr; its table builds as `rpoker tables build`'s."""
     from . import report as report_mod
 
-    return report_mod.Hooks(progress=_progress, note=lambda line: _err.print(line, highlight=False),
+    return report_mod.Hooks(progress=progress_bar, note=lambda line: err.print(line, highlight=False),
                             build=lambda r, directory, jobs, compact: _build(r, directory, jobs, compact=compact,
                                                                              results=True))
 
 
-@rules_app.command("show", cls=_Command)
+@rules_app.command("show", cls=Command)
 def rules_show(
     source: Annotated[str, typer.Argument(help="Preset (russian, caribbean, oasis) or a TOML rules file.")] = "russian",
 ) -> None:

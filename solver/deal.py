@@ -18,130 +18,24 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from itertools import groupby
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _brute, _dealer, _eval
-from ._settle import KernelRules
+from ._kernel import _dealer
 from .action import BET as BET_CODE
 from .action import FOLD, SIXTH_CARD, Action, exchange_code, mask_of_code
 from .cards import Card, check_disjoint, format_cards
-from .category import AK
 from .classes import rank_order
-from .counts import BET, BET_COLUMNS, RESULT_ROW, Bet, Situation, Solved
+from .counts import BET_COLUMNS, RESULT_ROW, Solved
 from .errors import InputError
-from .hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, paytable_array
+from .final_hand import BetValue
+from .hand import N_STRENGTH, strengths
+from .kernel_rules import cards_needed, kernel_rules, payout_by_strength, play_rules
 from .play import BEST, Play
 from .returns import Returns
 from .rules import DEFAULT, Rules
-
-
-@cache
-def _representatives() -> np.ndarray:
-    """One 5-card hand of each strength (rows indexed by strength)."""
-    hands = _eval.all_hands(5)
-    _, first = np.unique(_eval.evaluate(hands, False), return_index=True)
-    return np.ascontiguousarray(hands[first])
-
-
-@cache
-def payout_by_strength(rules: Rules) -> np.ndarray:
-    """P of a 5-card hand of each strength (for five cards P depends on the strength alone)."""
-    return _eval.payout(_representatives(), paytable_array(rules), rules.second_combination,
-                        rules.second_rule == "new_rank", False)
-
-
-@cache
-def lowest_strength(category: int) -> int:
-    """The lowest strength of a category (N_STRENGTH past the top)."""
-    above = np.flatnonzero(STRENGTH_CATEGORY >= category)
-    return int(above[0]) if len(above) else N_STRENGTH
-
-
-NO_MAXIMUM = 1 << 40
-"""``max_payout`` as the kernels take it when the table sets no maximum (more than any box wins)."""
-
-
-@cache
-def kernel_rules(rules: Rules, play: Play = BEST, up_rank: int = 0, thrown_up: bool = False) -> KernelRules:
-    """The rules as the kernel applies them, built once per ``Rules``: the one place where each
-    rule setting becomes the kernel's (strengths where a rule starts, limits in antes, payouts);
-    with ``play``, the player's rules of insurance and buying a game instead of the best (against
-    an up-card of rank ``up_rank``, after throwing away a card of its rank or not, where its
-    insurance reads them: ``play_rules``).
-
-    >>> k = kernel_rules(DEFAULT)
-    >>> k.qualifier == lowest_strength(AK), k.win_pay(1), k.max_payout == NO_MAXIMUM
-    (True, 2, True)
-    """
-    play.check(rules)
-    return KernelRules(
-        qualifier=lowest_strength(rules.qualifier_category),
-        win_extra=int(rules.ante_on_win == "paid"),
-        buy_on=rules.buy_game,
-        buy_fee=rules.buy_game_fee,
-        redraws=rules.buy_redraws,
-        buy_from=lowest_strength(AK),
-        insurance_from=lowest_strength(rules.insurance_category) if rules.insurance else N_STRENGTH,
-        insurance_max=2 if rules.insurance_max == "payout" else 1,
-        insurance_min=1 if rules.insurance_min == "ante" else 2,
-        tie_loses=rules.insurance_on_tie == "lost",
-        max_payout=NO_MAXIMUM if rules.max_payout is None else rules.max_payout,
-        p5=payout_by_strength(rules),
-        paytable=paytable_array(rules),
-        second_combination=rules.second_combination,
-        new_rank=rules.second_rule == "new_rank",
-        forced_counts=tuple(rules.exchange_forces_bet),
-        insure_policy=-1 if play.insure_from is None else play.insure_from,
-        buy_policy=-1 if play.buy_from is None else play.buy_from,
-        insure_table=play.insure_row(up_rank, thrown_up),
-    )
-
-
-def play_rules(rules: Rules, play: Play, up_card: Card, thrown_up: bool = False) -> KernelRules:
-    """``kernel_rules`` of a deal of the up-card ``up_card`` (after throwing away a card of its
-    rank or not: ``thrown_up``): one per up rank and thrown card only where the player's
-    insurance reads them."""
-    if play.insure_when is None:
-        return kernel_rules(rules, play)
-    return kernel_rules(rules, play, up_card >> 2, thrown_up)
-
-
-@dataclass(frozen=True)
-class BetValue:
-    """Betting a final hand: EV with the best insurance, its size, one unit's EV (while no
-    payout reaches the table's maximum), EV without."""
-
-    ev: Fraction
-    no_insurance: Fraction
-    insurance_unit: Fraction
-    insurance_size: int
-    p_dealer_no_game: Fraction
-
-    @property
-    def should_bet(self) -> bool:
-        """Bet rather than fold (−1): a tie is a bet (``Action.simplicity``)."""
-        return self.ev >= -1
-
-    @classmethod
-    def from_bet(cls, bet: Bet, p: int, rules: Rules) -> BetValue:
-        """From the kernel's bet (``_dealer.situation``): its value with the best insurance as
-        the kernel found it; without insurance and one unit's from its counts."""
-        c = bet.counts
-        k = kernel_rules(rules)
-        tie_loses = c.tie if k.tie_loses else 0
-        no_insurance = Fraction(c.den * (k.win_pay(p) * c.win - 3 * c.lose + c.nq) + c.buy_excess, c.n * c.den)
-        return cls(Fraction(bet.value, c.n * c.den), no_insurance, Fraction(c.nq - c.win - tie_loses, c.n),
-                   c.insurance, Fraction(c.nq, c.n))
-
-    @classmethod
-    def from_row(cls, row: np.ndarray, p: int, rules: Rules) -> BetValue:
-        """From a row of ``bet_counts`` (the counts, with the value at ``BET["value"]``)."""
-        counts = Situation._make(int(v) for v in np.delete(row, BET["value"]))
-        return cls.from_bet(Bet(counts, int(row[BET["value"]])), p, rules)
 
 
 @dataclass(frozen=True)
@@ -179,36 +73,15 @@ class Solution:
         raise KeyError(f"no option {action} {format_cards(throw)}".strip())
 
 
-def _cards_needed(rules: Rules, drawn: int) -> int:
-    """Unseen cards a final situation needs: ``drawn`` new cards, the dealer's four, a buy's draws."""
-    return drawn + 4 + (1 + rules.buy_redraws if rules.buy_game else 0)
-
-
 def _check(hand: Sequence[Card], up_card: Card, dead: Sequence[Card], rules: Rules) -> None:
     if len(hand) != 5:
         raise InputError(f"the hand must have 5 cards, not {len(hand)}")
     check_disjoint([("hand", hand), ("up-card", [up_card]), ("dead cards", dead)])
     drawn = max([*rules.exchange_counts, 1 if rules.sixth_card else 0])
     unseen = 52 - 5 - 1 - len(dead)
-    if unseen < _cards_needed(rules, drawn):
+    if unseen < cards_needed(rules, drawn):
         raise InputError(f"too many dead cards ({len(dead)}): {unseen} unseen cards are fewer than the "
-                         f"{_cards_needed(rules, drawn)} that drawing {drawn}, the dealer and a buy need")
-
-
-def _check_final(final: Sequence[Card], thrown: Sequence[Card], rules: Rules) -> None:
-    """A final hand as the rules can make it: 5 cards (the dealt hand, or after exchanging the
-    ``thrown`` cards), or 6 after a sixth card (nothing thrown)."""
-    if len(final) not in (5, 6):
-        raise InputError(f"the final hand must have 5 or 6 cards, not {len(final)}")
-    if len(final) == 6:
-        if not rules.sixth_card:
-            raise InputError(f"the rules {rules.name!r} have no sixth card: a final hand has 5 cards")
-        if thrown:
-            raise InputError("six cards come from a sixth card, which is bought instead of an exchange: "
-                             "no cards are thrown with them")
-    elif thrown and len(thrown) not in rules.exchange_counts:
-        allowed = ", ".join(map(str, rules.exchange_counts)) or "none"
-        raise InputError(f"the rules {rules.name!r} do not allow exchanging {len(thrown)} cards (allowed: {allowed})")
+                         f"{cards_needed(rules, drawn)} that drawing {drawn}, the dealer and a buy need")
 
 
 def _kernel(hand: tuple[Card, ...], up_card: Card, dead: tuple[Card, ...], rules: Rules, counts: Sequence[int],
@@ -501,7 +374,7 @@ def _gains_kernel(hand: tuple[Card, ...], up_card: Card, action: Action, rules: 
 
 
 def _bet_value(hand: tuple[Card, ...], raw: Solved, rules: Rules) -> BetValue:
-    strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
+    strength = int(strengths(np.asarray([hand], np.uint8), checked=False)[0])
     return BetValue.from_bet(raw.bet, int(payout_by_strength(rules)[strength]), rules)
 
 
@@ -550,23 +423,6 @@ def bet_counts(hands: np.ndarray, up_cards: np.ndarray, rules: Rules, play: Play
     return out
 
 
-def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thrown: Sequence[Card] = (),
-              dead: Sequence[Card] = ()) -> BetValue:
-    """Betting a final hand of 5 cards (after an exchange) or 6 (after a sixth card).
-
-    ``thrown`` are the cards exchanged away (out of play). Compare ``ev`` with folding (−1).
-    """
-    final, thrown, dead = tuple(final), tuple(thrown), tuple(dead)
-    _check_final(final, thrown, rules)
-    check_disjoint([("hand", final), ("up-card", [up_card]), ("thrown cards", thrown), ("dead cards", dead)])
-    if 52 - len(final) - len(thrown) - len(dead) - 1 < _cards_needed(rules, 0):
-        raise InputError(f"too many known cards: the dealer and a buy need {_cards_needed(rules, 0)} unseen cards")
-    value = evaluate(final, rules)
-    known = np.asarray([*final, *thrown, *dead], np.uint8)
-    bet = _dealer.situation(np.asarray(final, np.uint8), up_card, known, kernel_rules(rules), value.payout)
-    return BetValue.from_bet(bet, value.payout, rules)
-
-
 def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action, rules: Rules = DEFAULT,
                    dead: Sequence[Card] = (), after: np.ndarray | None = None, play: Play = BEST) -> Returns:
     """Every net result of playing one option of a deal, with its exact count: the fee, the
@@ -593,7 +449,7 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
         raw = _kernel(hand, up_card, dead, rules, (), False, play=play)
         c = raw.bet.counts
         n, den = c.n, c.den
-        strength = int(_eval.evaluate(np.asarray([hand], np.uint8), False)[0])
+        strength = int(strengths(np.asarray([hand], np.uint8), checked=False)[0])
         pay = int(payout_by_strength(rules)[strength])
         folded, rows, fee = 0, {pay << 16 | c.insurance: tuple(getattr(c, name) for name in RESULT_ROW)}, 0
     else:
@@ -622,44 +478,3 @@ def option_returns(hand: Sequence[Card], up_card: Card, option: Option | Action,
                            fee)
 
 
-@dataclass(frozen=True)
-class BuyDecision:
-    """The dealer does not qualify: take the ante (+1) or buy the dealer a game."""
-
-    take_ante: Fraction
-    buy: Fraction
-    p_dealer_qualifies: Fraction
-
-    @property
-    def should_buy(self) -> bool:
-        return self.buy > self.take_ante
-
-
-def buy_game(final: Sequence[Card], dealer: Sequence[Card], rules: Rules = DEFAULT,
-             thrown: Sequence[Card] = (), dead: Sequence[Card] = ()) -> BuyDecision:
-    """EV of taking the ante and of buying a game, seeing the dealer's five cards (RULES §7)."""
-    final, dealer, thrown, dead = tuple(final), tuple(dealer), tuple(thrown), tuple(dead)
-    _check_final(final, thrown, rules)
-    if len(dealer) != 5:
-        raise InputError(f"the dealer's hand must have 5 cards, not {len(dealer)}")
-    check_disjoint([("hand", final), ("dealer's hand", dealer), ("thrown cards", thrown), ("dead cards", dead)])
-    if not rules.buy_game:
-        raise InputError(f"the rules {rules.name!r} do not allow buying a game")
-    unseen = 52 - len(final) - len(dealer) - len(thrown) - len(dead)
-    if unseen < 1 + rules.buy_redraws:
-        raise InputError(f"too many known cards: a buy needs {1 + rules.buy_redraws} unseen cards, "
-                         f"{unseen} are left")
-    k = kernel_rules(rules)
-    dealer_strength = int(_eval.evaluate(np.asarray([dealer], np.uint8), False)[0])
-    if dealer_strength >= k.qualifier:
-        raise InputError("the dealer qualifies: there is no game to buy")
-    value = evaluate(final, rules)
-    if value.category < AK:
-        raise InputError("buying a game needs a hand of AK or better")
-    known = {*final, *dealer, *thrown, *dead}
-    stub = np.asarray([c for c in range(52) if c not in known], np.uint8)
-    win, tie, lose, den = _brute.buy_draws(np.asarray(dealer, np.uint8), stub, value.strength,
-                                           k.qualifier, rules.buy_redraws)
-    # uninsured: a won showdown pays 2P (+ the ante), at most the table's maximum
-    num, q_num = k.win_pay(value.payout) * win - 3 * lose, win + tie + lose
-    return BuyDecision(Fraction(1), -rules.buy_game_fee + Fraction(num, den), Fraction(q_num, den))

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _eval, rules
+from . import rules
+from ._kernel import _eval
 from .cards import RANK_NAMES, Card, format_cards
 from .category import LABELS, STRAIGHT, STRAIGHT_FLUSH
 from .errors import InputError
@@ -41,16 +42,34 @@ def as_hands(hands: np.ndarray | Sequence[Sequence[Card]]) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(hands, dtype=np.uint8))
 
 
-def strengths(hands: np.ndarray | Sequence[Sequence[Card]]) -> np.ndarray:
-    """Strength of the best five cards of each row (rows of 5 or 6 card codes)."""
-    return _eval.evaluate(as_hands(hands))
+def strengths(hands: np.ndarray | Sequence[Sequence[Card]], checked: bool = True) -> np.ndarray:
+    """Strength of the best five cards of each row (rows of 5 or 6 card codes), uint16.
+
+    ``checked=False`` is the fast path for rows the package made itself (every class of a table,
+    a deal already checked): the kernel then skips checking each card code and repeat.
+
+    >>> from solver.cards import parse_cards
+    >>> strengths([parse_cards("As Ah Kd 9c 8s")]) == strengths([parse_cards("As Ah Kd 9c 8s")], checked=False)
+    array([ True])
+    """
+    return _eval.evaluate(as_hands(hands), checked)
 
 
-def payouts(hands: np.ndarray | Sequence[Sequence[Card]], r: rules.Rules = rules.DEFAULT) -> np.ndarray:
-    """Payout multiple P of each row of 5 or 6 card codes under the rules' paytable."""
-    return _eval.payout(
-        as_hands(hands), paytable_array(r), r.second_combination, r.second_rule == "new_rank"
-    )
+def all_hands(n: int) -> np.ndarray:
+    """Every hand of ``n`` cards (5 or 6) as sorted rows of card codes, in increasing order.
+
+    >>> all_hands(5).shape
+    (2598960, 5)
+    """
+    return _eval.all_hands(n)
+
+
+def payouts(hands: np.ndarray | Sequence[Sequence[Card]], r: rules.Rules = rules.DEFAULT,
+            checked: bool = True) -> np.ndarray:
+    """Payout multiple P of each row of 5 or 6 card codes under the rules' paytable
+    (``checked=False``: the fast path, as ``strengths``)."""
+    return _eval.payout(as_hands(hands), paytable_array(r), r.second_combination, r.second_rule == "new_rank",
+                        checked)
 
 
 def strength_ranks(strength: int) -> tuple[int, ...]:

@@ -4,7 +4,7 @@ The solver makes both as best play does: the insurance whose size gains most, a 
 each dealer hand where buying beats taking the ante (it sees the dealer's cards). A person may
 follow a rule instead (a strategy card's ``[insurance]`` and ``[buy_game]``), read from the hand's
 payout multiple P alone: ``Play`` holds such rules, and the kernel counts any of them exactly
-(``deal.kernel_rules(rules, play)``).
+(``kernel_rules.kernel_rules(rules, play)``).
 
 >>> Play().best, Play(insure_from=NEVER).best
 (True, False)

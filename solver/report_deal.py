@@ -27,23 +27,15 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from . import __version__
 from .cards import Card, format_cards
-from .deal import BetValue, BuyDecision, Option, Solution
+from .deal import Option, Solution
+from .final_hand import BetValue, BuyDecision
+from .fraction_text import exact, fraction_json
 from .hand import HandValue
 from .returns import Returns
 from .rules import Rules
 from .tables import Answer, Choice, Table
-
-
-def fraction_json(x: Fraction) -> dict[str, Any]:
-    """A figure for JSON: its float and its exact fraction."""
-    return {"value": float(x), "exact": exact(x)}
-
-
-def exact(x: Fraction) -> str:
-    """A fraction as ``num/den`` (``num`` when whole)."""
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+from .version import __version__
 
 
 def _ev(x: Fraction | float) -> str:

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._settle import KernelRules
+from ._kernel._settle import KernelRules
 from .counts import BET, RESULT_COLUMNS, RESULT_ROW
 
 

@@ -46,15 +46,16 @@ def write_fake_results():
     """Made-up results of one shard of a table (results -3 and +10 only, the shard's EV that
     of its rows' best EVs; ``shift`` rounds moved to +10), written and listed as the results
     pass writes them."""
-    from solver import optimal, report, rules
+    from solver import report, rules
+    from solver.tables import played
 
     def write(t, s: int, shift: int = 0) -> None:
         data = t.read_shard(s, ["weight", "best_ev"])
         w, ev = data.column("weight").to_numpy(), data.column("best_ev").to_numpy()
-        u = optimal.unit(rules.DEFAULT)
+        u = played.unit(rules.DEFAULT)
         rounds = int(w.sum()) * u
-        high = round((report.play.exact_float_total(w, ev) / int(w.sum()) + 3) / 13 * rounds) + shift
-        optimal.record(t, {
+        high = round((report.from_table.exact_float_total(w, ev) / int(w.sum()) + 3) / 13 * rounds) + shift
+        played.record(t, {
             "format": "rpoker optimal results", "fingerprint": t.fingerprint, "shard": s,
             "rows": t.manifest.shards[str(s)]["rows"], "weight": int(w.sum()), "unit": u, "rounds": rounds,
             "results": {"-3": rounds - high, "10": high}, "bets": rounds, "insured": 0, "insurance": 0,

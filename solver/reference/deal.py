@@ -14,7 +14,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .. import _brute
+from .._kernel import _brute
 from ..cards import Card
 from ..hand import STRENGTH_CATEGORY, strengths
 from ..play import BEST, Play

@@ -26,7 +26,7 @@ the bonus), ``play`` (optimal play from a table), ``figures``, ``rendering`` (Ma
 ``charts``, and ``pipeline`` (rules to files: what ``rpoker report`` runs).
 """
 
-from .charts import charts, hand_group, table_chart
+from .charts import charts, table_chart
 from .counting import (
                        CHUNK,
                        COMPLETIONS,
@@ -40,8 +40,9 @@ from .counting import (
                        strategy,
 )
 from .figures import Figures, figures, report_figures
+from .from_table import TablePlay, table_first_actions, table_play
+from .groups import hand_group
 from .pipeline import Hooks, optimal_play, write
-from .play import TablePlay, table_first_actions, table_play
 from .rendering import to_json, to_markdown
 
 __all__ = ["CHUNK", "COMPLETIONS", "CYCLE", "Bonus", "Counts", "Figures", "Hooks", "Strategy", "TablePlay",

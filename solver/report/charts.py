@@ -7,31 +7,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..action import GROUPS
-from ..category import (
-    AK,
-    CATEGORIES,
-    PAIR,
-)
 from ..hand import STRENGTH_CATEGORY
 from .counting import Counts, optimal_bet
+from .groups import hand_group
 
 if TYPE_CHECKING:
     from .figures import Figures
-
-
-def hand_group(strength: int) -> str:
-    """A row of the strategy chart: the category, with the ranks that matter for the decision."""
-    from ..cards import RANK_NAMES
-    from ..hand import strength_ranks
-
-    category, ranks = int(STRENGTH_CATEGORY[strength]), strength_ranks(strength)
-    if category == 0:
-        return f"no game, {RANK_NAMES[ranks[0]]} high"
-    if category == AK:
-        return f"A K {RANK_NAMES[ranks[2]]}"
-    if category == PAIR:
-        return f"pair of {RANK_NAMES[ranks[0]]}"
-    return CATEGORIES[category].replace("_", " ")
 
 
 def charts(f: Figures, c: Counts, directory: Any) -> list[Any]:

@@ -10,8 +10,7 @@ from math import comb
 
 import numpy as np
 
-from .. import _eval
-from .._settle import KernelRules
+from .._kernel._settle import KernelRules
 from ..category import (
     FLUSH,
     FOUR_OF_A_KIND,
@@ -24,8 +23,9 @@ from ..category import (
 )
 from ..classes import N_DEALS, enumerate_classes, rank_order
 from ..counts import BET
-from ..deal import bet_counts, kernel_rules, payout_by_strength
-from ..hand import STRENGTH_CATEGORY
+from ..deal import bet_counts
+from ..hand import STRENGTH_CATEGORY, all_hands, strengths
+from ..kernel_rules import kernel_rules, payout_by_strength
 from ..returns import Returns, bets_returns
 from ..rules import Rules
 
@@ -68,7 +68,7 @@ def class_counts(rules: Rules, jobs: int = 1, progress: Callable[[int, int], Non
         done += len(part)
         if progress is not None:
             progress(done, len(hands))
-    strength = _eval.evaluate(hands, False).astype(np.int64)
+    strength = strengths(hands, checked=False).astype(np.int64)
     return Counts(weights, strength, p5[strength].astype(np.int64), np.concatenate(parts), ups >> 2,
                   kernel_rules(rules))
 
@@ -131,8 +131,8 @@ class Bonus:
 
 def bonus_return(rules: Rules) -> Bonus:
     """The bonus side bet (RULES §8) per unit staked, over the 2,598,960 dealt hands."""
-    hands = _eval.all_hands(5)
-    category = STRENGTH_CATEGORY[_eval.evaluate(hands, False)]
+    hands = all_hands(5)
+    category = STRENGTH_CATEGORY[strengths(hands, checked=False)]
     sevens = ((hands >> 2) == 5).sum(axis=1)
     kinds = {"royal_flush": category == ROYAL_FLUSH, "straight_flush": category == STRAIGHT_FLUSH,
              "four_of_a_kind": category == FOUR_OF_A_KIND, "full_house": category == FULL_HOUSE,

@@ -17,7 +17,7 @@ from ..hand import STRENGTH_CATEGORY
 from ..rules import Rules
 from ..tables import Table
 from .counting import CYCLE, Bonus, Counts, Strategy, bonus_return, class_counts, optimal_bet, strategy
-from .play import TablePlay, table_play
+from .from_table import TablePlay, table_play
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,15 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import optimal
 from .. import tables as tables_mod
 from ..errors import InputError
 from ..manifest import write_atomic
 from ..rules import Rules
+from ..tables import played
 from .charts import charts, table_chart
 from .counting import class_counts
 from .figures import figures
-from .play import TablePlay, table_first_actions, table_play
+from .from_table import TablePlay, table_first_actions, table_play
 from .rendering import to_json, to_markdown
 
 Progress = Callable[[int, int], None]
@@ -55,7 +55,7 @@ def optimal_play(rules: Rules, table: str | None, build: bool, jobs: int, hooks:
         return None
     if build:
         with hooks.progress("playing out", "shards") as progress:
-            optimal.compute(found, rules, jobs, progress)
+            played.compute(found, rules, jobs, progress)
     play = table_play(found, rules)
     if play.results is None:
         hooks.note(f"{rules.name}: the return table, variance and rates of optimal play need its results, counted "

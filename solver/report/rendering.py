@@ -7,10 +7,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..classes import N_DEALS
-from ..report_deal import fraction_json
+from ..fraction_text import fraction_json
 from .counting import CYCLE, Strategy
 from .figures import Figures
-from .play import TablePlay
+from .from_table import TablePlay
 
 
 def _pct(x: Fraction) -> str:

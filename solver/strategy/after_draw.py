@@ -35,9 +35,10 @@ matching the up-card or not, the up-card's rank, the final strength) whose row f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -47,8 +48,32 @@ from ..errors import InputError
 from ..hand import N_STRENGTH, strengths
 from .hands import Seen
 
-if TYPE_CHECKING:
-    from .card import Rule, StrategyCard
+
+class Decides(Protocol):
+    """A rule of a card as this module reads it (``card.Rule``): where it holds, and its action."""
+
+    @property
+    def action(self) -> str: ...
+
+    def holds(self, seen: Seen) -> np.ndarray: ...
+
+
+class StatesAfterDraw(Protocol):
+    """A card as ``bet_table`` reads it (``card.StrategyCard``): its file and its after-draw rules."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def after_draw(self) -> Sequence[Decides]: ...
+
+
+def first_holding(rules: Sequence[Decides], seen: Seen) -> np.ndarray:
+    """The index of the first of ``rules`` that holds in each deal of ``seen`` (-1 where none does)."""
+    line = np.full(len(seen.up), -1, np.int64)
+    for i, rule in enumerate(rules):
+        line[(line < 0) & rule.holds(seen)] = i
+    return line
 
 BET, FOLD = "bet", "fold"
 #: the actions of a final hand
@@ -71,7 +96,7 @@ def final_hands() -> np.ndarray:
     return out
 
 
-def bet_table(card: StrategyCard) -> np.ndarray:
+def bet_table(card: StatesAfterDraw) -> np.ndarray:
     """The decision of the card's ``after_draw`` rules (bet or fold; the first that holds
     decides) for every final strength against every up-card rank, after a draw that threw a card
     of the up-card's rank away or not: uint8 (2, 13, N_STRENGTH), indexed [thrown matching,
@@ -79,13 +104,11 @@ def bet_table(card: StrategyCard) -> np.ndarray:
     return rule_table(card.after_draw, BET, card.path, "after_draw", (False, True))
 
 
-def rule_table(rules: tuple[Rule, ...], yes: str, path: str, table: str, thrown: tuple[bool, ...]) -> np.ndarray:
+def rule_table(rules: Sequence[Decides], yes: str, path: str, table: str, thrown: tuple[bool, ...]) -> np.ndarray:
     """The decision of rules on a final hand (the first that holds decides; 1 where it is
     ``yes``) for every final strength against every up-card rank, for each of ``thrown`` (a card
     of the up-card's rank thrown away or not): uint8 (len(thrown), 13, N_STRENGTH). A final hand
     no rule decides is an error naming one (``[[table]]`` of the file ``path``)."""
-    from .card import first_holding  # card reads this module
-
     hands = final_hands()
     yeses = np.asarray([rule.action == yes for rule in rules])
     out = np.empty((len(thrown), 13, N_STRENGTH), np.uint8)

@@ -33,6 +33,7 @@ from ..errors import InputError, shown
 from ..play import BEST, NEVER, Play
 from ..rules import LIMITS, Rules
 from . import after_draw
+from .after_draw import first_holding
 from .hands import Seen
 from .keep import NO_HAND, Keep, rank_set
 
@@ -345,13 +346,6 @@ class StrategyCard:
                 code = exchange_code(throw)
             out[at] = code
         return out
-
-
-def first_holding(rules: tuple[Rule, ...], seen: Seen) -> np.ndarray:
-    line = np.full(len(seen.up), -1, np.int64)
-    for i, rule in enumerate(rules):
-        line[(line < 0) & rule.holds(seen)] = i
-    return line
 
 
 def _header_lines(text: str, table: str) -> list[int]:

@@ -29,10 +29,10 @@ from ..category import LABELS
 from ..classes import N_DEALS, enumerate_classes, rank_order
 from ..counts import BET
 from ..errors import InputError
-from ..optimal import unit as rounds_unit
 from ..report.counting import COMPLETIONS, Counts, Strategy, class_counts, optimal_bet, strategy
 from ..returns import exact_total
 from ..rules import Rules
+from ..tables.played import unit as rounds_unit
 from .card import Rule, StrategyCard
 from .departing import TableCodes, departures, optimal_returns, played_returns
 from .hands import Seen

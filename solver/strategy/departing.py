@@ -32,17 +32,17 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .. import __version__
 from ..action import FOLD, SIXTH_CARD, Action
 from ..classes import enumerate_classes, rank_order
 from ..deal import option_returns, option_values
 from ..errors import InputError
 from ..manifest import cache_root, writable_directory, write_atomic, writing
-from ..optimal import FIELDS, table_results, unit
 from ..play import BEST, Play
 from ..returns import Returns
 from ..rules import Rules
 from ..tables import Plan, Table, required
+from ..tables.played import FIELDS, table_results, unit
+from ..version import __version__
 from . import after_draw
 from .kept import Shard, count_shards
 

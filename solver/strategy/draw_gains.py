@@ -24,7 +24,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
 from ..action import SIXTH_CARD, Action
 from ..classes import N_DEALS, enumerate_classes, rank_order
 from ..deal import add_gains
@@ -32,6 +31,7 @@ from ..hand import N_STRENGTH
 from ..play import BEST, Play
 from ..rules import Rules
 from ..tables import Plan
+from ..version import __version__
 from .departing import TableCodes, work_folder
 from .kept import Shard, count_shards, read_sealed, write_sealed
 

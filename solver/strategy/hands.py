@@ -13,8 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .. import _eval
-from ..hand import STRENGTH_CATEGORY
+from ..hand import STRENGTH_CATEGORY, strengths
 
 #: the ranks of each straight as a 13-bit mask (bit r: rank r, 0 = 2 ... 12 = A), A-2-3-4-5 first
 STRAIGHTS = np.asarray([0b1_0000_0000_1111] + [0b11111 << low for low in range(9)], np.int64)
@@ -94,7 +93,7 @@ class Seen:
         # the largest group, the higher rank on a tie: ranks are sorted, so the first of the most
         group = ranks[np.arange(len(ranks)), np.argmax(counts, axis=1)]
         up = (np.asarray(up_cards, np.int64) >> 2)
-        category = STRENGTH_CATEGORY[_eval.evaluate(hands, False)].astype(np.int64)
+        category = STRENGTH_CATEGORY[strengths(hands, checked=False)].astype(np.int64)
         return cls(hands, category, np.ascontiguousarray(ranks), group, up, (ranks == up[:, None]).any(axis=1),
                    None if thrown_up is None else np.asarray(thrown_up, bool))
 

@@ -32,11 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import _eval
 from ..action import KINDS
 from ..classes import N_DEALS, enumerate_classes
 from ..counts import bet_evs
-from ..deal import bet_counts, lowest_strength, payout_by_strength
+from ..deal import bet_counts
+from ..hand import strengths
+from ..kernel_rules import lowest_strength, payout_by_strength
 from ..play import BEST, NEVER, Play
 from ..rules import Rules
 from .departing import TableCodes
@@ -68,7 +69,7 @@ def choose(rules: Rules, hands: np.ndarray, ups: np.ndarray, weight: np.ndarray)
     ``ups``, deals ``weight``); the solver's where the card does not state them (``stated``)."""
     if not stated(rules):
         return BEST
-    p = payout_by_strength(rules)[_eval.evaluate(hands, False)].astype(np.int64)
+    p = payout_by_strength(rules)[strengths(hands, checked=False)].astype(np.int64)
     rows = np.flatnonzero(p > 0)
 
     def value(play: Play) -> np.ndarray:
@@ -119,7 +120,7 @@ def insurance_gains(rules: Rules, codes: TableCodes, played: np.ndarray, bets: n
     never."""
     hands, ups, weight = enumerate_classes()
     most, none = replace(play, insure_from=0, insure_when=None), replace(play, insure_from=NEVER, insure_when=None)
-    strength = _eval.evaluate(hands, False)
+    strength = strengths(hands, checked=False)
     # only the hands that may insure (RULES §6) have a gain
     at_once = np.flatnonzero((played == KINDS.index("bet")) & (strength >= lowest_strength(rules.insurance_category)))
     h, u = hands[at_once], ups[at_once]

@@ -6,9 +6,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..classes import N_DEALS
+from ..fraction_text import fraction_json
 from ..report.counting import CYCLE
 from ..report.rendering import strategy_json
-from ..report_deal import fraction_json
 from .check import CardCheck
 
 

@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
 from ..classes import N_CLASSES, class_keys, enumerate_classes, rank_keys, rank_order
 from ..errors import InputError, shown
 from ..manifest import MANIFEST, MAX_SHARD_ROWS, writable_directory, write_atomic, writing
 from ..rules import Rules
+from ..version import __version__
 from .played import Sums, add_sums, no_sums, played_out, results_data, unit, write_results
 from .rows import solve_rows
 from .schema import (
@@ -116,7 +116,7 @@ def build(rules: Rules, directory: Path, jobs: int = 1, backend: str = "loky", s
     With ``compact`` the shards hold only ``COMPACT_COLUMNS``, byte for byte as ``compact``
     writes them from a full table. With ``results`` the workers also play out the best action
     of each class they solve (``played``), and each shard's results file is written with it,
-    as ``optimal.compute`` writes it from the finished table.
+    as ``played.compute`` writes it from the finished table.
 
     The classes to solve are taken in rank order (``rank_order``, shard after shard: the suit
     classes of a rank-level deal, solved one after the other, share the solver's rank-level

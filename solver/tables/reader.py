@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
 from ..action import Action, exchange_code
 from ..cards import Card, check_disjoint
 from ..classes import canonical, class_keys
 from ..errors import InputError
 from ..manifest import MANIFEST, digest, sha256
 from ..rules import PRESETS, Rules
+from ..version import __version__
 from .schema import EXCHANGE_COLUMNS, read_manifest, shard_path
 
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import __version__
 from ..classes import N_CLASSES
 from ..manifest import FORMAT, file_entry, matches, write_atomic, write_manifest
 from ..manifest import read_manifest as _read_manifest
 from ..rules import Rules
+from ..version import __version__
 
 SCHEMA_VERSION = 1
 EXCHANGE_COLUMNS = tuple(f"x{mask:02d}" for mask in range(1, 32))

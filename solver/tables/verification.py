@@ -24,6 +24,7 @@ from ..deal import solve
 from ..errors import InputError
 from ..manifest import cache_root, writable_directory
 from ..rules import Rules
+from . import played
 from .reader import Table
 from .schema import Plan
 
@@ -58,7 +59,6 @@ def check(table: Table, rules: Rules, spot: int = SPOT, seed: int | None = None,
     import random
     import secrets
 
-    from .. import optimal
 
     table.check_rules(rules)
     manifest = table.manifest
@@ -85,7 +85,7 @@ def check(table: Table, rules: Rules, spot: int = SPOT, seed: int | None = None,
             progress(s + 1, manifest.shards_total)
     if rows != N_CLASSES or total_weight != N_DEALS:
         raise InputError(f"the table has {rows} rows of weight {total_weight}, not {N_CLASSES} of {N_DEALS:,}")
-    counted = optimal.verify_results(table, rules)
+    counted = played.verify_results(table, rules)
     seed = secrets.randbits(32) if seed is None else seed
     rng = random.Random(seed)
     plan = Plan(shard_rows, ())
@@ -107,11 +107,10 @@ def check(table: Table, rules: Rules, spot: int = SPOT, seed: int | None = None,
 def recount_results(table: Table, rules: Rules, shards: Sequence[int], drawn: str = "") -> None:
     """Count the results of ``shards`` again from the table's best actions and compare them with
     the results files (an error names the first that differs; ``drawn`` says how they were drawn)."""
-    from .. import optimal
 
     for s in shards:
-        counted_again = optimal.shard_results(table, rules, s)
-        if _without_version(counted_again) != _without_version(optimal.stored(table, rules, s)):
+        counted_again = played.shard_results(table, rules, s)
+        if _without_version(counted_again) != _without_version(played.stored(table, rules, s)):
             raise InputError(f"the results of shard {s} of {table.directory} are not what its classes' best actions "
                              f"give, counted again{drawn}: the results file was forged, or the table is not the "
                              "solver's")
@@ -137,7 +136,6 @@ def rebuilt(table: Table, rules: Rules, directory: Path, jobs: int = 1,
     """Build every shard of ``table`` again into ``directory`` (resumable: a build), with its results
     where the table has them, and compare each shard's data and each results file with the table's;
     how many shards were compared. What an auditor runs: it trusts nothing of the table."""
-    from .. import optimal
     from .builder import build
 
     table.check_rules(rules)
@@ -153,7 +151,7 @@ def rebuilt(table: Table, rules: Rules, directory: Path, jobs: int = 1,
             raise InputError(f"shard {s} of {table.directory} differs from the same shard built again in {directory}: "
                              "the table is not the solver's")
         if str(s) in table.manifest.results and \
-                _without_version(optimal.stored(table, rules, s)) != _without_version(optimal.stored(fresh, rules, s)):
+                _without_version(played.stored(table, rules, s)) != _without_version(played.stored(fresh, rules, s)):
             raise InputError(f"the results of shard {s} of {table.directory} differ from those counted again in "
                              f"{directory}: the results file is not the solver's")
     return len(shards)

@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from solver import cli, manifest, optimal, report, rules, tables
+from solver import cli, console, manifest, report, rules, tables
 from solver.errors import InputError
+from solver.tables import played
 
 runner = CliRunner()
 
@@ -178,8 +179,8 @@ def test_best_json_has_one_shape(tmp_path):
 def test_a_logged_progress_line_projects_from_the_work_done(monkeypatch, capsys):
     """The first line of a log waits a minute; its ETA comes from the rate since work began."""
     clock = [0.0]
-    monkeypatch.setattr(cli.time, "monotonic", lambda: clock[0])
-    with cli._progress("solving", "classes") as progress:
+    monkeypatch.setattr(console.time, "monotonic", lambda: clock[0])
+    with console.progress_bar("solving", "classes") as progress:
         clock[0] = 30.0
         progress(100, 10_000)       # the first chunk, after 30 s of start-up
         clock[0] = 50.0
@@ -231,7 +232,7 @@ def no_long_work(monkeypatch, tmp_path):
     monkeypatch.setattr(tables.builder, "solve_chunks", lambda *a, **k: tables.BuildReport(a[1], (), (), (), 0, 0.0))
     monkeypatch.setattr(tables.builder, "workers", lambda *a: __import__("contextlib").nullcontext())
     monkeypatch.setattr(report.pipeline, "class_counts", lambda *a, **k: (_ for _ in ()).throw(InputError("stand-in")))
-    monkeypatch.setattr(optimal, "compute", lambda *a, **k: [])
+    monkeypatch.setattr(played, "compute", lambda *a, **k: [])
     monkeypatch.setattr(tables, "check", lambda *a, **k: tables.CheckReport(0, 0, 0, 0, 0))
 
 
@@ -302,7 +303,7 @@ def no_counting(monkeypatch):
     import importlib
 
     check_mod = importlib.import_module("solver.strategy.check")
-    derive_mod = importlib.import_module("solver.strategy.derive")
+    derive_mod = importlib.import_module("solver.strategy.derive.pipeline")
 
     def no_work(*args, **kwargs):
         raise AssertionError("work started")

@@ -8,11 +8,12 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from solver import manifest, optimal, report, rules, tables
+from solver import manifest, report, rules, tables
 from solver.cards import format_cards, parse_card, parse_cards
 from solver.classes import enumerate_classes
 from solver.cli import app
 from solver.errors import InputError
+from solver.tables import played
 
 ROWS = 2
 runner = CliRunner()
@@ -116,7 +117,7 @@ def test_edits_that_keep_the_files_well_formed(complete, tmp_path):
     fingerprint, a shard count that is not the table's, a manifest of an older rpoker."""
     copy = tmp_path / "t"
     shutil.copytree(complete, copy)
-    path = optimal.results_path(tables.Table(copy), 3)
+    path = played.results_path(tables.Table(copy).directory, 3)
     data = json.loads(path.read_text())
     results = {int(k): v for k, v in data["results"].items()}
     # 13 rounds moved to a result of 0, from -3 (10) and +10 (3): the sum and the EV are kept
@@ -185,7 +186,7 @@ def test_a_table_with_every_result_is_not_written_again(complete):
     """Counting the results of a table that has them all writes nothing (the table installed
     with rpoker may be read-only): no lock, no probe, the manifest as it was."""
     before = (complete / manifest.MANIFEST).read_bytes()
-    assert optimal.compute(tables.Table(complete), rules.DEFAULT) == []
+    assert played.compute(tables.Table(complete), rules.DEFAULT) == []
     assert (complete / manifest.MANIFEST).read_bytes() == before and not (complete / manifest.LOCK).exists()
 
 
@@ -260,7 +261,7 @@ def test_forged_results_are_found_by_counting_them_again(genuine, tmp_path):
     tables.verification.recount_results(t, rules.DEFAULT, [0, 1])   # the solver's: equal
     copy = tmp_path / "t"
     shutil.copytree(genuine, copy)
-    path = optimal.results_path(tables.Table(copy), 1)
+    path = played.results_path(tables.Table(copy).directory, 1)
     data = json.loads(path.read_text())
     results = {int(k): v for k, v in data["results"].items()}
     low, high = min(results), max(results)
@@ -270,8 +271,8 @@ def test_forged_results_are_found_by_counting_them_again(genuine, tmp_path):
     results[high - 1] = results.get(high - 1, 0) + 2
     forged = {**data, "results": {str(k): v for k, v in sorted(results.items()) if v}}
     forged_table = tables.Table(copy)
-    optimal.record(forged_table, forged)        # written and sealed as the results pass writes them
-    assert optimal.stored(tables.Table(copy), rules.DEFAULT, 1)["results"] == forged["results"]
+    played.record(forged_table, forged)        # written and sealed as the results pass writes them
+    assert played.stored(tables.Table(copy), rules.DEFAULT, 1)["results"] == forged["results"]
     with pytest.raises(InputError, match="the results of shard 1 of .* are not what its classes' best actions give"):
         tables.verification.recount_results(tables.Table(copy), rules.DEFAULT, [0, 1])
 

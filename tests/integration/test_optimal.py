@@ -6,9 +6,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from solver import optimal, rules, tables
-from solver.deal import NO_MAXIMUM, kernel_rules
+from solver import rules, tables
+from solver.kernel_rules import NO_MAXIMUM, kernel_rules
 from solver.returns import Returns
+from solver.tables import played
 
 R = rules.DEFAULT
 
@@ -24,25 +25,25 @@ def small_shard(tmp_path_factory):
 
 @pytest.mark.parametrize("shard", [2000, 100_000])
 def test_a_shard_played_out_adds_up_to_its_best_evs(small_shard, shard):
-    data = optimal.shard_results(small_shard, R, shard)
+    data = played.shard_results(small_shard, R, shard)
     # the build's own pass wrote the same, listed in the manifest
-    assert json.loads(optimal.results_path(small_shard, shard).read_text()) == data
-    assert optimal.verify_results(small_shard, R) == 2
+    assert json.loads(played.results_path(small_shard.directory, shard).read_text()) == data
+    assert played.verify_results(small_shard, R) == 2
     rows = small_shard.read_shard(shard).to_pydict()
     weight = sum(rows["weight"])
     exact = sum(w * Fraction(n, d) for w, n, d in zip(rows["weight"], rows["best_num"], rows["best_den"]))
     results = {int(x): k for x, k in data["results"].items()}
-    assert data["weight"] == weight and data["rounds"] == weight * optimal.unit(R)
+    assert data["weight"] == weight and data["rounds"] == weight * played.unit(R)
     assert sum(results.values()) == data["rounds"]
     assert Fraction(sum(x * k for x, k in results.items()), data["rounds"]) == exact / weight
     assert 0 < data["bets"] <= data["rounds"] and data["fees"] >= 0
 
 
 def test_the_unit_is_every_options_rounds_multiple():
-    u = optimal.unit(R)
+    u = played.unit(R)
     assert u % (163_185 * 42 * 41) == 0                       # a bet: C(46,4) dealer hands, 42 * 41 draws
     assert u % (46 * 148_995 * 41 * 40) == 0                  # a sixth card
-    assert optimal.unit(rules.load("caribbean")) == 163_185 * 42 * 41     # bets only (the draws: as counted)
+    assert played.unit(rules.load("caribbean")) == 163_185 * 42 * 41     # bets only (the draws: as counted)
 
 
 def test_returns_collect_by_hand():

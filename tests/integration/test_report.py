@@ -9,16 +9,20 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from solver import _eval, optimal, report, rules, tables
+from solver import report, rules, tables
+from solver._kernel import _eval
 from solver.action import GROUPS
 from solver.classes import N_DEALS, enumerate_classes, rank_order
 from solver.cli import app
-from solver.deal import bet_counts, bet_value, kernel_rules, payout_by_strength
+from solver.deal import bet_counts
 from solver.errors import InputError
+from solver.final_hand import bet_value
 from solver.hand import STRENGTH_CATEGORY
+from solver.kernel_rules import kernel_rules, payout_by_strength
 from solver.reference import deal as ref
 from solver.reference.deal import unseen
 from solver.returns import exact_total
+from solver.tables import played
 
 
 def _subset(r: rules.Rules, rows: list[int]):
@@ -139,7 +143,7 @@ def testexact_float_total_is_the_exact_sum():
     values = np.concatenate([rng.normal(0, 3, 5000), rng.normal(0, 1e-9, 100), [0.0, -1.0, 1e300, -1e-300, 2.5]])
     weights = rng.integers(1, 25, len(values))
     exact = sum(Fraction(int(w)) * Fraction(float(v)) for w, v in zip(weights, values))
-    assert report.play.exact_float_total(weights, values) == exact
+    assert report.from_table.exact_float_total(weights, values) == exact
 
 
 def test_optimal_play_read_from_a_complete_table(fake_table, tmp_path, monkeypatch):
@@ -149,7 +153,7 @@ def test_optimal_play_read_from_a_complete_table(fake_table, tmp_path, monkeypat
     table, weights, best, best_ev, insurance = fake_table
     n = len(weights)
     play = report.table_play(tables.Table(table))
-    assert play.total == report.play.exact_float_total(weights, best_ev)
+    assert play.total == report.from_table.exact_float_total(weights, best_ev)
     assert abs(float(play.ev) - float(np.dot(weights, best_ev)) / N_DEALS) < 1e-12
     assert play.error == float(np.abs(best_ev).max()) * 2.0**-52
     thrown = np.array([bin(max(int(b) - 2, 0)).count("1") for b in range(34)])[best]
@@ -193,7 +197,7 @@ def test_report_builds_a_missing_table_when_asked(fake_table, tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RPOKER_TABLES", raising=False)
     monkeypatch.setattr(tables.reader, "shipped_root", lambda: None)  # the table installed with the package
-    monkeypatch.setattr(optimal, "compute", lambda table, r, jobs, progress: built.append(table.directory))
+    monkeypatch.setattr(played, "compute", lambda table, r, jobs, progress: built.append(table.directory))
     play = report.optimal_play(rules.DEFAULT, None, True, 2, _hooks([], fake_build))
     # built, then its results played out (here: not)
     assert built == [(Path("tables") / "russian-compact", True), Path("tables") / "russian-compact"]
@@ -235,7 +239,7 @@ def test_results_files_make_the_report(fake_table, write_fake_results, tmp_path)
     table_dir = tmp_path / "t"
     shutil.copytree(fake_table[0], table_dir)
     t = tables.Table(table_dir)
-    u = optimal.unit(R)
+    u = played.unit(R)
 
     def write(s: int, shift: int = 0) -> None:
         write_fake_results(t, s, shift)
@@ -258,8 +262,8 @@ def test_results_files_make_the_report(fake_table, write_fake_results, tmp_path)
         report.table_play(t, R)
     # a damaged file is refused, naming it; a shard whose results are not listed is not counted
     write(2)
-    good = optimal.results_path(t, 2).read_bytes()
-    optimal.results_path(t, 2).write_bytes(good.replace(b'"-3": ', b'"-3":  '))
+    good = played.results_path(t.directory, 2).read_bytes()
+    played.results_path(t.directory, 2).write_bytes(good.replace(b'"-3": ', b'"-3":  '))
     with pytest.raises(InputError, match="shard-00002.results.json does not match its SHA-256"):
         report.table_play(t, R)
     del t.manifest.results["2"]
@@ -274,4 +278,4 @@ def test_results_refuse_a_table_whose_evs_are_not_its_actions(fake_table, tmp_pa
     R = rules.DEFAULT
     t = tables.Table(fake_table[0])
     with pytest.raises(InputError, match="not that of playing its action"):
-        optimal.shard_results(t, R, t.manifest.shards_total - 1)
+        played.shard_results(t, R, t.manifest.shards_total - 1)

@@ -16,11 +16,13 @@ from solver.action import Action
 from solver.classes import enumerate_classes
 from solver.cli import app
 from solver.errors import InputError
-from solver.optimal import unit
 from solver.strategy import after_draw
 from solver.strategy import departing as departing_module
 from solver.strategy.departing import TableCodes, departing, departures, shard_departures, shard_losses
+from solver.strategy.derive import cells
 from solver.strategy.keep import NO_HAND, Keep
+from solver.strategy.vocabulary import Line
+from solver.tables.played import unit
 
 RUSSIAN = rules.load("russian")
 
@@ -319,14 +321,13 @@ def test_what_a_derived_card_s_actions_lose(codes, seen):
     best action, the runner-up's gap, a fold's exact distance, at least the gap for any other,
     never an action a deal cannot take."""
     import dataclasses
-    import importlib
 
-    derive = importlib.import_module("solver.strategy.derive")
+    from solver.strategy import derive
     rows = np.asarray(random.Random(5).sample(range(len(codes.best)), 4000), np.int64)
     part = dataclasses.replace(codes, **{f: getattr(codes, f)[rows] for f in ("weight", "best", "second", "best_ev",
                                                                                "second_ev")})
     names = derive.actions(RUSSIAN)
-    loss = derive._table_losses(seen.take(rows), part, RUSSIAN, names, np.full((len(rows), len(names)), np.nan))
+    loss = cells.table_losses(seen.take(rows), part, RUSSIAN, names, np.full((len(rows), len(names)), np.nan))
     gap = (part.best_ev - part.second_ev).astype(np.float32)
     sub = seen.take(rows)
     for a, name in enumerate(names):
@@ -343,12 +344,12 @@ def test_what_a_derived_card_s_actions_lose(codes, seen):
             elif loss[i, a] != derive.IMPOSSIBLE:
                 assert loss[i, a] >= gap[i] and code[i] >= 0
     assert (loss.min(axis=1) == 0).mean() > 0.5
-    lines = (derive.Line((("to_flush", 4),), "keep flush"), derive.Line((("category", "pair"),), "sixth_card"),
-             derive.Line((), "keep nothing"))
+    lines = (Line((("to_flush", 4),), "keep flush"), Line((("category", "pair"),), "sixth_card"),
+             Line((), "keep nothing"))
     card = strategy.parse(derive.card_text(lines, RUSSIAN, "t"), "t.toml")
     assert [r.words() for r in card.first] == ["4 or more cards to a flush: keep flush", "pair: sixth card",
                                                 "any hand: exchange all five"] and not card.after_draw
-    after = (derive.Line((("category", "pair+"),), "bet"), derive.Line((), "fold"))
+    after = (Line((("category", "pair+"),), "bet"), Line((), "fold"))
     card = strategy.parse(derive.card_text(lines, RUSSIAN, "t", after), "t.toml")
     assert [r.words() for r in card.after_draw] == ["pair or better: bet", "any hand: fold"]
     assert [r.words() for r in card.first][0] == "4 or more cards to a flush: keep flush"
@@ -357,7 +358,7 @@ def test_what_a_derived_card_s_actions_lose(codes, seen):
     for play in (Play(NEVER, 4), Play(3, NEVER), Play(2, 5), Play(None, 1)):
         card = strategy.parse(derive.card_text(lines, RUSSIAN, "t", after, play), "t.toml")
         assert card.play == play and len(card.after_draw) == 2 and len(card.first) == 3
-    insurance = (derive.Line((("category", "full_house"), ("up_matches", True)), "most"), derive.Line((), "none"))
+    insurance = (Line((("category", "full_house"), ("up_matches", True)), "most"), Line((), "none"))
     text = derive.card_text(lines, RUSSIAN, "t", after, Play(NEVER, 4), insurance)
     card = strategy.parse(text, "t.toml")
     assert [r.words() for r in card.insurance] == ["full house, the up-card matches a card of the hand: most",
@@ -373,20 +374,18 @@ def test_a_derived_line_that_loses_more_than_betting_at_once_bets(codes, seen):
     betting loses is counted here class by class (``deal.option_values``), apart from
     ``AtOnce.of``'s ``bet_counts``; under the solver's insurance betting three of a kind or better
     would lose less, so the line just below what the card's own play loses tells the two apart."""
-    import importlib
 
     from solver.play import BEST, NEVER, Play
+    from solver.strategy import derive
     from solver.strategy.at_once import AtOnce, whole_lines
-
-    derive = importlib.import_module("solver.strategy.derive")
     hands, ups, weight = enumerate_classes()
     rows = np.asarray(sorted(random.Random(8).sample(range(len(hands)), 1500)), np.int64)
-    lines = (derive.Line((("category", "three_of_a_kind+"),), "sixth_card"),
-             derive.Line((("category", "pair"),), "keep pair"),
-             derive.Line((("category", "ak"),), "sixth_card"),
-             derive.Line((), "keep highest"))
-    after = (derive.Line((("category", "pair+"),), "bet"), derive.Line((), "fold"))
-    insurance = (derive.Line((("category", "full_house+"),), "most"), derive.Line((), "none"))
+    lines = (Line((("category", "three_of_a_kind+"),), "sixth_card"),
+             Line((("category", "pair"),), "keep pair"),
+             Line((("category", "ak"),), "sixth_card"),
+             Line((), "keep highest"))
+    after = (Line((("category", "pair+"),), "bet"), Line((), "fold"))
+    insurance = (Line((("category", "full_house+"),), "most"), Line((), "none"))
     card = strategy.parse(derive.card_text(lines, RUSSIAN, "t", after, Play(NEVER, 4), insurance), "t.toml")
     part = seen.take(rows)
     line = card.decide(part)
@@ -448,9 +447,8 @@ def test_the_representatives_losses_are_exact(codes, seen, tmp_path, monkeypatch
     """What a derive solves of one class per cell: each action's loss against the table's best is
     the difference of ``deal.solve``'s EVs; betting, folding, exchanging all five and what a
     class cannot take are not counted; a second derive reads them back from the work folder."""
-    import importlib
 
-    derive = importlib.import_module("solver.strategy.derive")
+    from solver.strategy import derive
     rows = np.sort(np.asarray(random.Random(3).sample(range(len(codes.best)), 12), np.int64))
     names = derive.actions(RUSSIAN)
     part = seen.take(rows)
@@ -466,7 +464,7 @@ def test_the_representatives_losses_are_exact(codes, seen, tmp_path, monkeypatch
         hand = tuple(int(c) for c in hands[row])
         solved = deal.solve(hand, int(ups[row]))
         for a, name in enumerate(names):
-            code, impossible = (x[0] for x in derive._action_codes(seen.take(rows[i:i + 1]), RUSSIAN, name))
+            code, impossible = (x[0] for x in cells.action_codes(seen.take(rows[i:i + 1]), RUSSIAN, name))
             if impossible or code <= 1 or code == derive.ALL_FIVE:
                 assert np.isnan(loss[i, a])
                 continue
@@ -475,8 +473,8 @@ def test_the_representatives_losses_are_exact(codes, seen, tmp_path, monkeypatch
                                                abs=1e-12)
             counted += 1
     assert counted >= 12 * 5
-    solve = derive._solve_representatives
-    monkeypatch.setattr(derive, "_solve_representatives", None)      # read back, not solved again
+    solve = cells.solve_representatives
+    monkeypatch.setattr(cells, "solve_representatives", None)      # read back, not solved again
     again = losses()
     assert np.array_equal(np.isnan(again), np.isnan(loss)) and np.allclose(again[~np.isnan(loss)],
                                                                            loss[~np.isnan(loss)])
@@ -485,7 +483,7 @@ def test_the_representatives_losses_are_exact(codes, seen, tmp_path, monkeypatch
     raw = kept[0].read_bytes()
     kept[0].write_bytes(raw[:200] + bytes([raw[200] ^ 1]) + raw[201:])     # damaged: counted again, not read
     solved = []
-    monkeypatch.setattr(derive, "_solve_representatives", lambda *a: solved.append(1) or solve(*a))
+    monkeypatch.setattr(cells, "solve_representatives", lambda *a: solved.append(1) or solve(*a))
     assert np.allclose(losses()[~np.isnan(loss)], loss[~np.isnan(loss)]) and solved == [1]
 
 
@@ -652,17 +650,18 @@ def test_the_insurance_gains_of_a_card_s_bets(codes, seen, tmp_path):
     hands a card bets, at once and after its draws.
     Any insurance table then changes the EV of those classes by the gains of the cells it
     insures, exactly as the kernel counts each class under it."""
-    from solver import _eval
+    from solver._kernel import _eval
     from solver.action import KINDS
     from solver.category import CATEGORIES
     from solver.classes import N_DEALS
     from solver.hand import N_STRENGTH
+    from solver.kernel_rules import payout_by_strength
     from solver.play import NEVER, Play
     from solver.strategy import later_play
 
     played = AFTER.codes(seen, AFTER.decide(seen), RUSSIAN, codes.best, codes.second)
     hands, ups, weights = enumerate_classes()
-    trips = deal.payout_by_strength(RUSSIAN)[_eval.evaluate(hands, False)] >= 3
+    trips = payout_by_strength(RUSSIAN)[_eval.evaluate(hands, False)] >= 3
     rng = random.Random(17)
     pair = seen.category == CATEGORIES.index("pair")
     # pairs that keep the pair: half of them throw a card of the up-card's rank away

@@ -10,13 +10,14 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from solver import classes, optimal, rules, tables
+from solver import classes, rules, tables
 from solver.action import Action
 from solver.cards import format_cards, parse_card, parse_cards
 from solver.classes import PERM_CARD, enumerate_classes
 from solver.cli import app
 from solver.deal import solve
 from solver.errors import InputError
+from solver.tables import played
 
 ROWS = 2  # tiny shards: each class costs a whole deal solve
 runner = CliRunner()
@@ -129,19 +130,20 @@ def test_a_build_plays_out_its_results_in_the_same_pass(built, tmp_path):
     stored = {}
     for s in (0, 1):
         assert tables.shard_path(tmp_path, s).read_bytes() == tables.shard_path(built, s).read_bytes()
-        stored[s] = json.loads(optimal.results_path(table, s).read_text())
-        assert stored[s] == optimal.shard_results(table, R, s) and stored[s]["rows"] == ROWS
-    assert optimal.verify_results(table, R) == 2
+        stored[s] = json.loads(played.results_path(table.directory, s).read_text())
+        assert stored[s] == played.shard_results(table, R, s) and stored[s]["rows"] == ROWS
+    assert played.verify_results(table, R) == 2
     # compacted, the table keeps its results, listed with the compact shards
     small = tables.Table(tables.compact(table, tmp_path / "compact").directory)
-    assert optimal.verify_results(small, R) == 2
-    assert all(optimal.results_path(small, s).read_text() == optimal.results_path(table, s).read_text() for s in (0, 1))
+    assert played.verify_results(small, R) == 2
+    assert all(played.results_path(small.directory, s).read_text()
+               == played.results_path(table.directory, s).read_text() for s in (0, 1))
     plain = tmp_path / "plain"
     with pytest.raises(KeyboardInterrupt):
         tables.build(R, plain, shard_rows=ROWS, shards=[0], chunk_rows=1, progress=kill_after(1))
     report = tables.build(R, plain, shard_rows=ROWS, shards=[0], chunk_rows=1, results=True)
     assert report.reused == 0 and report.classes == ROWS
-    assert json.loads(optimal.results_path(tables.Table(plain), 0).read_text()) == stored[0]
+    assert json.loads(played.results_path(tables.Table(plain).directory, 0).read_text()) == stored[0]
 
 
 def test_build_refuses_other_rules_and_bad_requests(built):
@@ -364,7 +366,7 @@ def test_tables_load_lazily(tmp_path):
     import subprocess
     import sys
 
-    code = ("import sys, solver.cli, solver.tables, solver.report, solver.optimal; "
+    code = ("import sys, solver.cli, solver.tables, solver.report, solver.tables.played; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyarrow', 'joblib', 'matplotlib')))")
     # away from the repository, so that the installed package is the one imported
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
@@ -381,15 +383,16 @@ def test_tables_load_lazily(tmp_path):
 def test_shipped_results_are_complete_and_give_the_tables_ev():
     """The results played out beside the shipped table: every shard's, summed, of the table's EV
     (``table_play`` refuses them otherwise), and one shard played out again equal to its file."""
-    from solver import optimal, report
+    from solver import report
+    from solver.tables import played
 
     table = tables.Table(SHIPPED)
     play = report.table_play(table, rules.DEFAULT)
     assert play.results_shards == table.manifest.shards_total and play.results is not None
     assert sum(play.results.results.values()) == play.results.rounds
     last = table.manifest.shards_total - 1
-    stored = json.loads(optimal.results_path(table, last).read_text())
-    again = optimal.shard_results(table, rules.DEFAULT, last)
+    stored = json.loads(played.results_path(table.directory, last).read_text())
+    again = played.shard_results(table, rules.DEFAULT, last)
     assert {k: v for k, v in again.items() if k != "solver_version"} == \
         {k: v for k, v in stored.items() if k != "solver_version"}
 

@@ -7,12 +7,14 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from solver import _dealer, rules
-from solver._store import clear_shared
+from solver import rules
+from solver._kernel import _dealer
+from solver._kernel._store import clear_shared
 from solver.action import Action
 from solver.cards import parse_card, parse_cards
-from solver.deal import Gains, add_gains, kernel_rules, option_gains, option_returns, option_values
+from solver.deal import Gains, add_gains, option_gains, option_returns, option_values
 from solver.hand import N_STRENGTH, strengths
+from solver.kernel_rules import kernel_rules
 from solver.reference import deal as ref
 from solver.reference import hand as ref_hand
 

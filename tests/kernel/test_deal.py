@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from solver import rules
 from solver.cards import parse_card, parse_cards
-from solver.deal import bet_value, buy_game, exchange_bounds, solve
+from solver.deal import exchange_bounds, solve
 from solver.errors import InputError
+from solver.final_hand import bet_value, buy_game
 from solver.reference import deal as ref
 from solver.reference import hand as ref_hand
 
@@ -166,9 +167,9 @@ def test_buy_split_against_brute_force():
     final hands of 5 and 6 cards, many of one suit (flush draws for the dealer), dead cards."""
     import numpy as np
 
-    from solver import _dealer
-    from solver.deal import kernel_rules
+    from solver._kernel import _dealer
     from solver.hand import evaluate
+    from solver.kernel_rules import kernel_rules
 
     variants = [R, R.replace(buy_redraws=0), R.replace(buy_redraws=3), R.replace(ante_on_win="paid"),
                 R.replace(dealer_qualifier="pair"), R.replace(buy_game_fee=2)]
@@ -201,7 +202,8 @@ def test_buy_split_against_brute_force():
     assert bought >= 15  # the deals above exercise the split, not only its zeros
 
 
-def test_two_card_exchange_against_reference():
+@pytest.mark.slow
+def test_two_card_exchange_of_a_full_deck_slow():
     hand, up = deal("Jh Jd 8c 5s 2d", "Ks")
     s = solve(hand, up, R.replace(exchange_min=2, exchange_max=2, sixth_card=False))
     throw = parse_cards("5s 2d")
@@ -277,13 +279,40 @@ def test_grouped_exchanges_equal_card_by_card(text, up):
     """All 31 exchanges: the grouped sums of the kernel equal its outcome-by-outcome values."""
     import numpy as np
 
-    from solver import _dealer
-    from solver.deal import kernel_rules
+    from solver._kernel import _dealer
+    from solver.kernel_rules import kernel_rules
 
     hand, u = deal(text, up)
     for r in (R, R.replace(buy_redraws=3, dealer_qualifier="pair", exchange_forces_bet=())):
         args = (np.asarray(hand, np.uint8), u, np.zeros(0, np.uint8), kernel_rules(r), r.exchange_counts)
         assert _dealer.solve(*args).exchange == _dealer.solve(*args, card_by_card=True).exchange
+
+
+# deals whose dead cards (other boxes' cards) leave 21 to 24 unseen, so that literal enumeration
+# of a 3- or 4-card exchange takes seconds: a flush draw kept with its suit left in the deck,
+# trips matching the up-card, a pair, no pair with an ace and a king; (hand, up-card, unseen,
+# a suit to leave in the deck or None)
+BIG_EXCHANGES = [("Ah Kh 9h 5c 2d", "7s", 22, 2), ("Ts Td 8c 4h 3s", "Th", 24, None),
+                 ("Qc Qd 9s 6h 2c", "Kc", 23, 0), ("As Kd 8c 6h 3s", "4d", 21, 3)]
+
+
+@pytest.mark.parametrize("text, up, unseen, suit", BIG_EXCHANGES)
+def test_two_to_four_card_exchanges_with_a_buy_against_literal_enumeration(text, up, unseen, suit):
+    """2-, 3- and 4-card exchanges (47.7 % of optimal first actions) under the default rules, the
+    buy of a game, its redraws and insurance included, equal literal enumeration: dead cards
+    shrink the deck so that every final hand, dealer hand and buy draw is settled one by one."""
+    hand, u = deal(text, up)
+    rng = random.Random(text)
+    others = [c for c in range(52) if c not in (*hand, u) and (suit is None or c % 4 != suit)]
+    dead = rng.sample(others, 46 - unseen)
+    r = R.replace(exchange_min=2, exchange_max=4, sixth_card=False)
+    solved = solve(hand, u, r, dead)
+    no_buy = solve(hand, u, r.replace(buy_game=False), dead)
+    throws = [tuple(c for c in hand if c not in kept) for kept in (hand[:3], hand[:2], hand[:1])]
+    for throw in throws:
+        assert solved.option("exchange", throw).ev == ref.exchange(hand, u, throw, r, dead)
+    # the buy is at stake: the same exchanges without it are worth otherwise
+    assert any(solved.option("exchange", t).ev != no_buy.option("exchange", t).ev for t in throws)
 
 
 @pytest.mark.slow
@@ -315,7 +344,7 @@ SAME_RANKS = [("Ah Kh 9h 5h 2h", "7h"), ("Ah Kh 9h 5h 2c", "7h"), ("Ah Kh 9h 5h 
 def test_deals_of_the_same_ranks_share_rank_work_exactly():
     """Solved in a row, deals of the same ranks reuse the kernel's rank-level store; each result
     equals the one solved from an empty store, and a deal met in a row equals the reference."""
-    from solver import _dealer
+    from solver._kernel import _dealer
 
     solve(*deal("Qs Qd 8c 5s 2d", "Ks"), R)  # another rank-level deal first
     in_a_row = []
@@ -362,7 +391,7 @@ def test_suit_classes_in_a_row_share_work_exactly(ranks, up):
     """In the table build's order the suit classes of a rank-level deal share the dealer's
     flushes and the up suit's part of the buy (a dealer throwing the up-card included): each
     result equals the one solved from an empty store, for options that force the bet or not."""
-    from solver import _dealer
+    from solver._kernel import _dealer
 
     r = R.replace(exchange_max=3)
     forced = r.replace(exchange_forces_bet=(2,))
@@ -382,7 +411,7 @@ def test_suit_classes_in_a_row_play_out_exactly(ranks, up, keep):
     """The results of a rank-level deal's suit classes played out in a row (the buys' splits
     kept in the store's memo, whose pages fill and give up slots to new keys) equal each class's
     played out from an empty store: an exchange keeping the highest cards, a sixth card."""
-    from solver import _dealer
+    from solver._kernel import _dealer
     from solver.action import Action
     from solver.deal import option_returns
 
@@ -402,7 +431,7 @@ def test_dead_cards_in_a_row_share_the_dealer_flushes_exactly():
     """Deals of the same ranks and the same unseen cards of the up suit, with dead cards of
     other suits, solved in a row (the dealer flushes of each set of new up-suit cards kept in
     the store for all of them) equal the same deals solved from an empty store, compact or not."""
-    from solver import _dealer
+    from solver._kernel import _dealer
 
     hand, up = deal("Ah Kh 9c 6d 2s", "4h")
     deads = [parse_cards(d) for d in ("Qc", "Qd 7s", "Qs 7c", "Qd 7c")]
@@ -421,7 +450,7 @@ def test_band_skeletons_follow_the_up_rank_the_qualifier_and_the_deck():
     """The buys' band skeletons are kept by up rank and qualifier, the bound of each band by the
     deal's deck: deals that change one of them, solved in a row, equal the same solved alone
     (a deck of 20 dead cards first bounds its bands lower than the whole deck does)."""
-    from solver import _dealer
+    from solver._kernel import _dealer
 
     pair = VARIANTS["qualifier_pair"].replace(exchange_max=3)
     r = R.replace(exchange_max=3)
@@ -476,7 +505,7 @@ def test_leading_options_in_a_row_equal_every_option(ranks, up):
     """Suit classes of a rank-level deal in the build's order, solved for their two best options
     (bounded exchanges solved only where they may lead): the two best are those of every option
     from an empty store, every option listed is exact, and some were left out."""
-    from solver import _dealer
+    from solver._kernel import _dealer
 
     classes = _suit_classes(ranks, up)
     _dealer.clear_shared()

@@ -9,20 +9,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from solver import _dealer, _eval, report, rules
+from solver import report, rules
+from solver._kernel import _dealer, _eval
 from solver.cards import format_cards, parse_card, parse_cards
 from solver.classes import enumerate_classes
-from solver.deal import (
-    bet_counts,
-    bet_value,
-    exchange_bounds,
-    kernel_rules,
-    option_returns,
-    payout_by_strength,
-    solve,
-)
+from solver.deal import bet_counts, exchange_bounds, option_returns, solve
 from solver.errors import InputError
+from solver.final_hand import bet_value
 from solver.hand import evaluate
+from solver.kernel_rules import kernel_rules, payout_by_strength
 from solver.reference import deal as ref
 from solver.returns import bets_returns
 

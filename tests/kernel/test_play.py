@@ -8,13 +8,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from solver import _dealer, rules
-from solver._store import clear_shared
+from solver import rules
+from solver._kernel import _dealer
+from solver._kernel._store import clear_shared
 from solver.action import Action
 from solver.cards import parse_card, parse_cards
-from solver.deal import kernel_rules, option_returns, option_values, play_rules, solve
+from solver.deal import option_returns, option_values, solve
 from solver.errors import InputError
 from solver.hand import evaluate
+from solver.kernel_rules import kernel_rules, play_rules
 from solver.play import NEVER, Play
 from solver.reference import deal as ref
 
@@ -59,8 +61,12 @@ def test_bet_of_a_final_hand_against_brute_force():
     assert differ >= 12      # the rules change the play, not only in name
 
 
-DEALS = [("Ah Ad Kc 8s 9d", "Kh"), ("2h 5h 9h Jh Kc", "3h"), ("7c 7d 7h Ks 2c", "7s"), ("Ah Kh 9c 5d 3s", "Qh"),
-         ("Ts 9s 8s 7s 2d", "Js"), ("9c 9d 9h Kd 4s", "4h")]
+# a flush draw, four to a straight flush, trips whose thrown card has the up-card's rank by default;
+# a pair matching the up-card, trips of the up-card's rank and an AK with the slow checks
+DEALS = [pytest.param("Ah Ad Kc 8s 9d", "Kh", marks=pytest.mark.slow), ("2h 5h 9h Jh Kc", "3h"),
+         pytest.param("7c 7d 7h Ks 2c", "7s", marks=pytest.mark.slow),
+         pytest.param("Ah Kh 9c 5d 3s", "Qh", marks=pytest.mark.slow), ("Ts 9s 8s 7s 2d", "Js"),
+         ("9c 9d 9h Kd 4s", "4h")]
 
 
 @pytest.mark.parametrize("text, up", DEALS)

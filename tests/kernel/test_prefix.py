@@ -10,8 +10,8 @@ import random
 import numpy as np
 import pytest
 
-from solver._deck import blind_below
-from solver._eval import evaluate
+from solver._kernel._deck import blind_below
+from solver._kernel._eval import evaluate
 from solver.reference import deal as ref
 
 N_STRENGTH = 7462

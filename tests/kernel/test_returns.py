@@ -110,8 +110,8 @@ def test_grouped_results_equal_card_by_card(text, up):
     outcome-by-outcome counts (and its values those of the exchanges' EVs)."""
     import numpy as np
 
-    from solver import _dealer
-    from solver.deal import kernel_rules
+    from solver._kernel import _dealer
+    from solver.kernel_rules import kernel_rules
 
     hand, u = parse_cards(text), parse_card(up)
     for r in (R, R.replace(buy_redraws=3, dealer_qualifier="pair", exchange_forces_bet=(2,))):

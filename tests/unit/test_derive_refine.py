@@ -1,13 +1,12 @@
-"""The exchange of a derived card's lines (``derive._refine``) against trying every line by hand."""
+"""The exchange of a derived card's lines (``refinement.refine``) against trying every line by hand."""
 
-import importlib
 
 import numpy as np
 import pytest
 
-from solver.strategy.vocabulary import condition_masks, narrowing
-
-derive = importlib.import_module("solver.strategy.derive")
+from solver.strategy import derive
+from solver.strategy.derive import cells, refinement, searching, shaking, tree, work
+from solver.strategy.vocabulary import Line, atoms, condition_masks, narrowing
 
 
 def _loss(lines, loss, masks):
@@ -35,11 +34,11 @@ def test_the_best_line_inserted_is_the_best_of_all(seed, monkeypatch):
     candidates = [(i,) for i in range(12)] + [(i, j) for i in range(12) for j in range(12) if i % 6 != j % 6]
     best = min(_loss(start[:p] + [(path, a)] + start[p:], loss, masks)
                for p in range(len(start)) for path in candidates for a in range(3))
-    monkeypatch.setattr(derive, "PAIRED", 12)
-    monkeypatch.setattr(derive, "REFINE", 0)         # the insertion into the room left, no round after
-    assert _loss(derive._refine(loss, masks, vocabulary, start, 4), loss, masks) == pytest.approx(best, abs=1e-9)
-    monkeypatch.setattr(derive, "REFINE", 30)
-    more = derive._refine(loss, masks, vocabulary, start, 4)
+    monkeypatch.setattr(refinement, "PAIRED", 12)
+    monkeypatch.setattr(refinement, "REFINE", 0)         # the insertion into the room left, no round after
+    assert _loss(refinement.refine(loss, masks, vocabulary, start, 4), loss, masks) == pytest.approx(best, abs=1e-9)
+    monkeypatch.setattr(refinement, "REFINE", 30)
+    more = refinement.refine(loss, masks, vocabulary, start, 4)
     assert _loss(more, loss, masks) <= best + 1e-9 and len(more) <= 4 and more[-1][0] == ()
 
 
@@ -63,10 +62,10 @@ def test_the_bet_after_a_draw_follows_the_gains():
             matches = (hands >> 2 == up).any(axis=1) | bool(thrown)
             good = (STRENGTH_CATEGORY >= PAIR) | ((STRENGTH_CATEGORY == AK) & matches)
             gains[thrown, up, reached] = np.where(good, 1, -1)[reached] * rng.random(int(reached.sum()))
-    lines, loss = derive._final_rules(gains, ACTIONS, range(4, 5))[4]
+    lines, loss = derive.final_rules(gains, ACTIONS, range(4, 5))[4]
     assert len(lines) == 4 and lines[-1].when == () and loss == 0
     assert any(("thrown_matches_up", True) in line.when for line in lines)
-    table = bet_table(parse(derive.card_text((derive.Line((), "optimal"),), load("russian"), "t", lines), "t.toml"))
+    table = bet_table(parse(derive.card_text((Line((), "optimal"),), load("russian"), "t", lines), "t.toml"))
     assert ((table == 1) == (gains > 0))[gains != 0].all()
 
 
@@ -96,10 +95,10 @@ def test_the_insurance_follows_its_gains():
             good |= bool(thrown) & (STRENGTH_CATEGORY == THREE_OF_A_KIND)
             size = 0.1 + rng.random(int(insurable.sum()))
             gains[thrown, up, insurable] = np.where(good, 1, -1)[insurable] * size
-    lines, loss = derive._final_rules(gains, INSURE, range(4, 5))[4]
-    assert loss == 0 and lines[-1] == derive.Line((), "none") and len(lines) <= 4
+    lines, loss = derive.final_rules(gains, INSURE, range(4, 5))[4]
+    assert loss == 0 and lines[-1] == Line((), "none") and len(lines) <= 4
     assert any(("thrown_matches_up", True) in line.when for line in lines)
-    card = parse(derive.card_text((derive.Line((), "optimal"),), load("russian"), "t", (), Play(NEVER, NEVER), lines),
+    card = parse(derive.card_text((Line((), "optimal"),), load("russian"), "t", (), Play(NEVER, NEVER), lines),
                  "t.toml")
     table = np.frombuffer(card.play.insure_when, np.uint8).reshape(2, 13, len(hands))
     assert ((table == 1) == (gains > 0))[:, :, insurable].all()
@@ -117,16 +116,16 @@ def test_two_conditions_of_the_card_s_lines_are_tried_together(monkeypatch):
     loss[~both, 1] = 3.0                # and costly anywhere else
     vocabulary = [(f"key{i}", i) for i in range(12)]
     start = [((10, 2), 0), ((11, 3), 0), ((), 0)]
-    monkeypatch.setattr(derive, "PAIRED", 1)
-    monkeypatch.setattr(derive, "REFINE", 0)
-    refined = derive._refine(loss, masks, vocabulary, start, 4)
+    monkeypatch.setattr(refinement, "PAIRED", 1)
+    monkeypatch.setattr(refinement, "REFINE", 0)
+    refined = refinement.refine(loss, masks, vocabulary, start, 4)
     assert any(set(path) == {10, 11} and action == 1 for path, action in refined)
     assert _loss(refined, loss, masks) < _loss(start, loss, masks)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_a_line_retouched_is_the_best_change_of_one_condition(seed):
-    """``_retouch`` adds one condition to, drops one from, or replaces one of, one line but the
+    """``refinement.retouch`` adds one condition to, drops one from, or replaces one of, one line but the
     last: the list it returns loses no more than the best such change tried by hand (each line's
     action kept; it then chooses that line's action anew), and changes one line by one condition."""
     rng = np.random.default_rng(seed)
@@ -142,7 +141,7 @@ def test_a_line_retouched_is_the_best_change_of_one_condition(seed):
                   if n != i and all(vocabulary[n][0] != vocabulary[j][0] for j in path if j != i)]
         changed += [start[:k] + [(p, action)] + start[k + 1:] for p in paths]
     best = min(_loss(lines, loss, masks) for lines in changed)
-    retouched = derive._retouch(loss, masks, masks > 0, narrowing(vocabulary), start)
+    retouched = refinement.retouch(loss, masks, masks > 0, narrowing(vocabulary), start)
     assert best < _loss(start, loss, masks)
     assert _loss(retouched, loss, masks) <= best + 1e-9
     (k,) = [k for k in range(len(start)) if retouched[k][0] != start[k][0]]
@@ -164,7 +163,7 @@ def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
     cells = Seen.of(hands[rows], ups[rows])
     names = derive.actions(load("russian"))
     loss = np.random.default_rng(6).random((400, len(names)))
-    monkeypatch.setattr(derive, "PERTURB", 1)          # its workers too: search passes it on
+    monkeypatch.setattr(shaking, "PERTURB", 1)          # its workers too: search passes it on
     found = derive.search(cells, loss, names, (3, 5), True, folder=tmp_path)
     kept = sorted(tmp_path.glob("search-*.npy"))
     assert len(kept) == 2 and len(list(tmp_path.glob("chained-*.npy"))) == 2
@@ -176,8 +175,8 @@ def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
     for size in (3, 5):
         (shaken,) = tmp_path.glob(f"perturbed-{size}-*.npy")
         (kept_settled,) = tmp_path.glob(f"settled-{size}-*.npy")
-        assert derive._kept_card(kept_settled) == found[size]
-        assert found[size][1] <= derive._kept_card(shaken)[1]
+        assert work.kept_card(kept_settled) == found[size]
+        assert found[size][1] <= work.kept_card(shaken)[1]
 
     def no_search(*args, **kwargs):
         raise AssertionError("searched again")
@@ -187,42 +186,42 @@ def test_a_search_s_cards_are_kept_and_read_back(tmp_path, monkeypatch):
             card.unlink()
 
     with monkeypatch.context() as m:
-        m.setattr(derive, "_grow", no_search)
-        m.setattr(derive, "_refine", no_search)
+        m.setattr(tree, "grow", no_search)
+        m.setattr(refinement, "refine", no_search)
         assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
         with pytest.raises(AssertionError, match="searched again"):
             derive.search(cells, loss[::-1].copy(), names, (3,), True, folder=tmp_path)
     unlink("settled")            # chained again from the shaken cards kept, not shaken again
     with monkeypatch.context() as m:
-        m.setattr(derive, "_grow", no_search)
-        m.setattr(derive, "_perturbed_size", no_search)
+        m.setattr(tree, "grow", no_search)
+        m.setattr(searching, "perturbed_size", no_search)
         assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
     assert sorted(tmp_path.glob("settled-*.npy")) == settled
     unlink("settled")
     unlink("perturbed")          # shaken again from the chained cards kept
     with monkeypatch.context() as m:
-        m.setattr(derive, "_grow", no_search)
+        m.setattr(tree, "grow", no_search)
         assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
     unlink("chained")            # the sizes chained again from the searches kept
     unlink("perturbed")
     unlink("settled")
     with monkeypatch.context() as m:
-        m.setattr(derive, "_grow", no_search)
+        m.setattr(tree, "grow", no_search)
         assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
-    searched = derive._kept_card(kept[0])
+    searched = work.kept_card(kept[0])
     kept[0].write_bytes(kept[0].read_bytes()[:-1] + b"x")
     unlink("chained")
     unlink("perturbed")
     unlink("settled")
     assert derive.search(cells, loss, names, (3, 5), True, folder=tmp_path) == found
-    assert derive._kept_card(kept[0]) == searched is not None
+    assert work.kept_card(kept[0]) == searched is not None
     assert derive.search(cells, loss, names, (3, 5), True) == found
     assert derive.search(cells, loss, names, (3, 5), True, jobs=2) == found     # a size a worker
 
 
 def test_a_first_decision_without_draws_is_not_shaken(tmp_path, monkeypatch):
     """Without draws (the Caribbean Stud's card, the rules on the final hand) the search stops at
-    the chained cards: no round of ``_perturbed``, no shaken card kept."""
+    the chained cards: no round of ``shaking.perturbed``, no shaken card kept."""
     from solver.classes import enumerate_classes
     from solver.strategy.hands import Seen
 
@@ -232,7 +231,7 @@ def test_a_first_decision_without_draws_is_not_shaken(tmp_path, monkeypatch):
     hands, ups, _ = enumerate_classes()
     rows = np.random.default_rng(7).choice(len(hands), 300, replace=False)
     loss = np.random.default_rng(8).random((300, 2))
-    monkeypatch.setattr(derive, "_perturbed", shaken)
+    monkeypatch.setattr(shaking, "perturbed", shaken)
     found = derive.search(Seen.of(hands[rows], ups[rows]), loss, ("bet", "fold"), (3, 5), folder=tmp_path)
     assert sorted(found) == [3, 5] and len(list(tmp_path.glob("chained-*.npy"))) == 2
     assert not list(tmp_path.glob("perturbed-*.npy")) and not list(tmp_path.glob("settled-*.npy"))
@@ -252,15 +251,15 @@ def test_plain_words_play_every_deal_as_the_search_s_lines():
     seen = Seen.of(hands[rows], ups[rows])
     rules = preset("oasis")
     # the third line's hands hold no K, the last's no A: both throw all five
-    lines = (derive.Line((("category", "pair+"),), "bet"), derive.Line((("holds", "A"),), "keep A"),
-             derive.Line((("holds", "J"), ("group", "J-Q")), "keep K"), derive.Line((), "keep A"))
+    lines = (Line((("category", "pair+"),), "bet"), Line((("holds", "A"),), "keep A"),
+             Line((("holds", "J"), ("group", "J-Q")), "keep K"), Line((), "keep A"))
     out = derive.plain(lines, rules, seen)
 
     def resolved(card_lines):
         line = parse(derive.card_text(card_lines, rules, "t"), "t").decide(seen)
         got = np.empty(len(seen), np.int64)
         for k, rule in enumerate(card_lines):
-            got[line == k] = derive._action_codes(seen.take(np.flatnonzero(line == k)), rules, rule.action)[0]
+            got[line == k] = cells.action_codes(seen.take(np.flatnonzero(line == k)), rules, rule.action)[0]
         return got, line
 
     before, _ = resolved(lines)
@@ -273,7 +272,7 @@ def test_plain_words_play_every_deal_as_the_search_s_lines():
 
 
 def test_a_card_of_more_lines_never_loses_more():
-    """``_chained``: a size's card is at least as good as the next larger card with its cheapest
+    """``shaking.chained``: a size's card is at least as good as the next larger card with its cheapest
     lines left out, as a smaller card, and as its own search's; each estimate is the card's loss,
     line by line."""
     from solver.classes import enumerate_classes
@@ -285,18 +284,18 @@ def test_a_card_of_more_lines_never_loses_more():
     rng = np.random.default_rng(8)
     names = ("bet", "fold", "sixth_card")
     loss = rng.random((len(rows), 3)) * (1 + seen.category[:, None] * np.asarray([0.0, 1.0, 0.5]))
-    vocabulary = derive.atoms(True)
+    vocabulary = atoms(True)
     masks = condition_masks(seen, vocabulary)
 
     def lost(card):
         listed = [(tuple(vocabulary.index(c) for c in line.when), names.index(line.action)) for line in card]
         return _loss(listed, loss, masks)
 
-    big = derive._search_size(seen, loss, names, 4, True, 2, masks)[1]
+    big = tree.search_size(seen, loss, names, 4, True, 2, masks)[1]
     worst = int(np.argmax(loss.sum(axis=0)))
-    cards = {2: ((derive.Line((), names[worst]),), float(loss[:, worst].sum())), 4: big,
-             6: ((derive.Line((), names[worst]),), float(loss[:, worst].sum()))}
-    out = derive._chained(cards, loss, names, vocabulary, masks)
+    cards = {2: ((Line((), names[worst]),), float(loss[:, worst].sum())), 4: big,
+             6: ((Line((), names[worst]),), float(loss[:, worst].sum()))}
+    out = shaking.chained(cards, loss, names, vocabulary, masks)
     fewer = big[0]
     while len(fewer) > 2:      # the larger card's cheapest lines to lose, one by one, by hand
         fewer = min((fewer[:k] + fewer[k + 1:] for k in range(len(fewer) - 1)), key=lost)
@@ -308,7 +307,7 @@ def test_a_card_of_more_lines_never_loses_more():
 
 
 def test_the_search_s_sums_are_exact_in_any_order():
-    """``_on_grid``: the losses the search sums are moved by at most half a step of a power of
+    """``searching.on_grid``: the losses the search sums are moved by at most half a step of a power of
     two, and their sums over any cells come out the same in any order (so a machine's BLAS,
     summing in its own order, finds the same card); the search over the cells in another order
     finds the same card."""
@@ -320,7 +319,7 @@ def test_the_search_s_sums_are_exact_in_any_order():
     rng = np.random.default_rng(11)
     loss = rng.random((5_000, 3)) * 10.0 ** rng.integers(-6, 3, (5_000, 3))
     loss[rng.random(5_000) < 0.1, 2] = derive.IMPOSSIBLE
-    grid = derive._on_grid(loss)
+    grid = searching.on_grid(loss)
     possible = np.where(loss < derive.IMPOSSIBLE, loss, 0)
     assert 0 < np.abs(grid - loss).max() <= 2.0 ** -50 * 4 * possible.sum(axis=0).max()
     some = rng.random(5_000) < 0.5
@@ -344,7 +343,7 @@ def test_the_search_s_sums_are_exact_in_any_order():
 
 
 def test_a_perturbed_card_is_refined_from_itself_less_a_few_lines(monkeypatch):
-    """``_perturbed``: each round refines the card kept so far less two to four of its lines (never
+    """``shaking.perturbed``: each round refines the card kept so far less two to four of its lines (never
     the last), keeps the refined card only where it loses less, and the rounds draw alike on
     every run."""
     from solver.classes import enumerate_classes
@@ -354,10 +353,10 @@ def test_a_perturbed_card_is_refined_from_itself_less_a_few_lines(monkeypatch):
     rows = np.random.default_rng(12).choice(len(hands), 1_500, replace=False)
     seen = Seen.of(hands[rows], ups[rows])
     loss = np.random.default_rng(13).random((len(rows), 3)) * (1 + seen.category[:, None] * np.asarray([0.0, 1.0, 0.5]))
-    vocabulary = derive.atoms(True)
+    vocabulary = atoms(True)
     masks = condition_masks(seen, vocabulary)
-    start = derive._refine(loss, masks, vocabulary, [((), 0)], 8)
-    refine = derive._refine
+    start = refinement.refine(loss, masks, vocabulary, [((), 0)], 8)
+    refine = refinement.refine
     calls = []
 
     def recorded(loss, masks, vocabulary, listed, most, by_cell=None):
@@ -366,8 +365,8 @@ def test_a_perturbed_card_is_refined_from_itself_less_a_few_lines(monkeypatch):
         return out
 
     with monkeypatch.context() as m:
-        m.setattr(derive, "_refine", recorded)
-        out = derive._perturbed(loss, masks, vocabulary, start, 8, 5)
+        m.setattr(refinement, "refine", recorded)
+        out = shaking.perturbed(loss, masks, vocabulary, start, 8, 5)
     assert len(calls) == 5
     current = start
     for given, refined in calls:
@@ -378,4 +377,4 @@ def test_a_perturbed_card_is_refined_from_itself_less_a_few_lines(monkeypatch):
         if _loss(refined, loss, masks) < _loss(current, loss, masks) * (1 - 1e-12):
             current = refined
     assert out == current and _loss(out, loss, masks) <= _loss(start, loss, masks)
-    assert derive._perturbed(loss, masks, vocabulary, start, 8, 5) == out
+    assert shaking.perturbed(loss, masks, vocabulary, start, 8, 5) == out

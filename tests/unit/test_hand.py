@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import _eval, rules
+from solver import rules
+from solver._kernel import _eval
 from solver.cards import parse_cards
 from solver.category import CATEGORIES
 from solver.hand import N_STRENGTH, STRENGTH_CATEGORY, evaluate, payouts, strengths
@@ -83,6 +84,7 @@ def test_five_card_payout_counts(five_card_strengths, hand_counts):
     assert dict(zip(map(str, values.tolist()), counts.tolist())) == hand_counts["five_card_by_payout"]
 
 
+@pytest.mark.slow
 def test_six_card_counts_by_main_category_and_payout(hand_counts):
     hands = _eval.all_hands(6)
     assert len(hands) == 20_358_520

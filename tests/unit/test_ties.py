@@ -8,7 +8,9 @@ from solver import report, rules
 from solver.action import Action
 from solver.cards import parse_card, parse_cards
 from solver.counts import BET, BET_COLUMNS
-from solver.deal import BetValue, Option, kernel_rules, ranked, solve, solve_values
+from solver.deal import Option, ranked, solve, solve_values
+from solver.final_hand import BetValue
+from solver.kernel_rules import kernel_rules
 
 
 def test_the_dealt_hand_bets_on_a_tie():

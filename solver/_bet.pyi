@@ -1,1 +1,0 @@
-"""Stubs of ``ext/_bet.pyx``: betting a final hand, for the kernels (cimport), none for Python."""

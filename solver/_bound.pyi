@@ -1,1 +1,0 @@
-"""Stubs of ``ext/_bound.pyx``: bounds of exchanges, for the kernels (cimport), none for Python."""

@@ -1,1 +1,0 @@
-"""Stubs of ``ext/_buy.pyx``: buying the dealer a game, for the kernels (cimport), none for Python."""

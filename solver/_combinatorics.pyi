@@ -1,1 +1,0 @@
-"""Stubs of ``ext/_combinatorics.pyx``: its tables are for the kernels (cimport), none for Python."""

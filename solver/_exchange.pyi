@@ -1,1 +1,0 @@
-"""Stubs of ``ext/_exchange.pyx``: exchange outcomes, for the kernels (cimport), none for Python."""

@@ -1,0 +1,1 @@
+"""Stubs of ``_combinatorics.pyx``: its tables are for the kernels (cimport), none for Python."""

@@ -1,1 +1,0 @@
-"""Stubs of ``ext/_multiset.pyx``: a rank multiset of new cards, for the kernels (cimport), none for Python."""

@@ -1,1 +1,0 @@
-"""Stubs of ``ext/_outcome.pyx``: one exchange outcome, for the kernels (cimport), none for Python."""
