@@ -18,6 +18,7 @@ import re
 import sys
 from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,9 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
 
 
+@cache
 def _cards() -> dict[str, Any]:
+    """The shipped cards' figures, read once."""
     cards: dict[str, Any] = json.loads(CARDS.read_text())
     return cards
 
@@ -82,8 +85,8 @@ def _costed(names: list[str], words: Callable[[str], str]) -> list[list[str]]:
 
 
 def tips() -> str:
-    names = sorted((n for n in _cards() if n.startswith("russian-tip-")),
-                   key=lambda n: _value(_cards()[n]["cost_per_ante"]))
+    cards = _cards()
+    names = sorted((n for n in cards if n.startswith("russian-tip-")), key=lambda n: _value(cards[n]["cost_per_ante"]))
     rows = _costed(names, lambda strategy: strategy.removeprefix("Tip: "))
     return _table(["card", "the tip", "house edge", "cost against optimal play (per ante)",
                    "deals played differently"], rows)
