@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._kernel import _brute, _dealer
+from ._kernel import _buy, _dealer
 from .cards import Card, check_disjoint
 from .category import AK
 from .counts import BET, Bet, Situation
@@ -128,8 +128,8 @@ def buy_game(final: Sequence[Card], dealer: Sequence[Card], rules: Rules = DEFAU
         raise InputError("buying a game needs a hand of AK or better")
     known = {*final, *dealer, *thrown, *dead}
     stub = np.asarray([c for c in range(52) if c not in known], np.uint8)
-    win, tie, lose, den = _brute.buy_draws(np.asarray(dealer, np.uint8), stub, value.strength,
-                                           k.qualifier, rules.buy_redraws)
+    win, tie, lose, den = _buy.seen_buy(np.asarray(dealer, np.uint8), stub, value.strength,
+                                        k.qualifier, rules.buy_redraws)
     # uninsured: a won showdown pays 2P (+ the ante), at most the table's maximum
     num, q_num = k.win_pay(value.payout) * win - 3 * lose, win + tie + lose
     return BuyDecision(Fraction(1), -rules.buy_game_fee + Fraction(num, den), Fraction(q_num, den))

@@ -1,11 +1,11 @@
 # cython: language_level=3
 """Buying the dealer a game (declared in ``solver/_kernel/_buy.pxd``; docs/design.md §3)."""
-from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t, uint32_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memcmp, memcpy, memmove, memset
 from libc.stdlib cimport calloc, free, malloc
 from solver._kernel._combinatorics cimport N_DISTINCT, POP, prefetch
 from solver._kernel._deck cimport Deal, Draws, draws_below
-from solver._kernel._eval cimport N_STRENGTH
+from solver._kernel._eval cimport N_STRENGTH, EvalTables, eval5, tables
 from solver._kernel._settle cimport Settings, buys_at, falling
 
 
@@ -458,3 +458,33 @@ cdef int64_t buy_excess(const Deal* D, const Settings* st, const int* a, const u
             total += plan_part(1, &R, a, ys[tau], split)
     free(entries)
     return total
+
+
+def seen_buy(const uint8_t[::1] dealer, const uint8_t[::1] stub, int player, int qualifier, int redraws):
+    """The buy of a game for one non-qualifying dealer hand seen whole (RULES §7, ``buy_game``):
+    (win, tie, lose, den), the draws that end in a showdown the player of strength ``player``
+    wins, ties, loses, over den = falling(|stub|, redraws + 1) draw sequences. Each stub card is
+    looked at once: a draw that pairs the thrown rank without a game is drawn again, and every
+    other draw weighs the same (_redraw_factors). ``_brute.buy_draws`` counts the same draw by draw."""
+    cdef const EvalTables* t = tables()
+    cdef int kept[4]
+    cdef int64_t ends[3]
+    cdef int i, k = 0, top = 0, s, thrown_rank, again = 0, m = stub.shape[0]
+    cdef int64_t weight
+    for i in range(1, 5):
+        if (dealer[i] >> 2) > (dealer[top] >> 2):
+            top = i
+    for i in range(5):
+        if i != top:
+            kept[k] = dealer[i]
+            k += 1
+    thrown_rank = dealer[top] >> 2
+    ends[0] = ends[1] = ends[2] = 0
+    for i in range(m):
+        s = eval5(t, kept[0], kept[1], kept[2], kept[3], stub[i])
+        if s >= qualifier:
+            ends[0 if player > s else 1 if player == s else 2] += 1
+        elif (stub[i] >> 2) == thrown_rank:
+            again += 1
+    weight = _buy_class(1, again, m, redraws)
+    return ends[0] * weight, ends[1] * weight, ends[2] * weight, falling(m, redraws + 1)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -265,6 +266,33 @@ def test_buy_game_literal():
         buy_game(final, parse_cards("Js Jh 7c 5d 2d"), R)
     with pytest.raises(InputError, match="AK or better"):
         buy_game(parse_cards("Qs 8d 6c 4h 3s"), dealer, R)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 3), st.sampled_from(["ak", "pair"]),
+       st.integers(0, 30), st.booleans())
+def test_a_seen_buy_equals_its_draws_one_by_one(seed, redraws, qualifier, dead, flush):
+    """``buy_game``'s kernel (each stub card once, redraws by their weight) against the
+    reference that plays every draw sequence out: equal counts for any dealer hand that does
+    not qualify, any stub (dead cards shrink it) and any player's strength."""
+    from solver._kernel import _brute, _buy
+    from solver.hand import strengths
+    from solver.kernel_rules import kernel_rules
+
+    k = kernel_rules(R.replace(dealer_qualifier=qualifier))
+    rnd, deck = random.Random(seed), list(range(52))
+    while True:
+        rnd.shuffle(deck)
+        dealer = deck[:5]
+        if flush:  # an ace thrown, four cards of one suit kept: the draws that make a flush
+            suited = [c for c in deck if c & 3 == deck[0] & 3 and c >> 2 != 12][:4]
+            dealer = [*suited, next(c for c in deck if c & 3 != deck[0] & 3 and c >> 2 == 12)]
+        if int(strengths(np.asarray([dealer], np.uint8))[0]) < k.qualifier:
+            break
+    stub = np.asarray([c for c in deck if c not in dealer][dead:], np.uint8)
+    player = int(strengths(np.asarray([rnd.sample([c for c in range(52) if c not in dealer], 5)], np.uint8))[0])
+    args = (np.asarray(dealer, np.uint8), stub, player, k.qualifier, redraws)
+    assert _buy.seen_buy(*args) == _brute.buy_draws(*args)
 
 
 def test_bad_deals():
