@@ -63,6 +63,10 @@ TableOption = Annotated[
     str | None, typer.Option("--table", "-t", help="A table directory, or a directory of tables "
                                 "(default: $RPOKER_TABLES, else ./tables and the tables installed with rpoker).")
 ]
+CardArgument = Annotated[str, typer.Argument(help="The strategy card: a TOML file (docs/strategy.md), or the name "
+                                             "of one installed with rpoker (caribbean-published, ...).")]
+CardRulesOption = Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: the "
+                                                     "card's own.")]
 OutOption = Annotated[str | None, typer.Option("--out", "-o", help="Output directory.")]
 
 
@@ -100,18 +104,22 @@ def best(
     as_json: JsonOption = False,
     table: TableOption = None,
     exact: Annotated[bool, typer.Option("--solve", help="Solve the deal even when a table has it.")] = False,
+    card: Annotated[str | None, typer.Option("--card", help="A strategy card (file or installed name): its "
+                                             "action on this deal beside the best, and what it costs.")] = None,
 ) -> None:
     """Exact EV of every option of a deal, sorted, with the best action and the advice.
 
     With a strategy table of the same rules at hand (and no dead cards), the answer is read
     from it, and says so; otherwise (or with --solve) the deal is solved. --json has one shape
-    either way (its "source" says which).
+    either way (its "source" says which), with "card" (as `strategy advise --json`) when --card
+    names one.
     """
     r = rules_mod.load(rules)
     hand_cards = parse_cards(cards, count=5, what="hand")
     up_card = parse_card(up)
     dead_cards = parse_cards(dead, what="dead cards")
     value = evaluate(hand_cards, r)
+    beside = _card_advice(card, hand_cards, up_card, r, dead_cards) if card else None
     if not exact and not dead_cards:
         found = tables_mod.locate(r, table)
         if found is not None:
@@ -122,15 +130,48 @@ def best(
                     raise   # the table was named: its gaps are an error
                 err.print(f"note: {exc}; solving the deal instead", highlight=False)
             else:
-                _print_answer(found, answer, r, as_json)
+                _print_answer(found, answer, r, as_json, beside)
                 return
     elif dead_cards and table is not None:
         err.print("note: a deal with dead cards is solved (tables hold deals without them)", highlight=False)
     solution = solve(hand_cards, up_card, r, dead_cards)
     if as_json:
-        typer.echo(json.dumps(report_deal.solution_json(solution, value), indent=1))
+        typer.echo(json.dumps({**report_deal.solution_json(solution, value), **_card_json(beside)}, indent=1))
     else:
-        typer.echo(report_deal.solution_text(solution, value), nl=False)
+        typer.echo(report_deal.solution_text(solution, value) + _card_text(beside), nl=False)
+
+
+if TYPE_CHECKING:
+    from .strategy import StrategyCard
+    from .strategy.advice import Advice
+
+    Beside = tuple[StrategyCard, Advice] | None
+
+
+def _card_advice(file: str, hand: tuple[int, ...], up_card: int, r: rules_mod.Rules,
+                 dead: tuple[int, ...]) -> Beside:
+    """A card's first decision on the deal (``best --card``), under the rules asked."""
+    from . import strategy as strategy_mod
+    from .strategy import advice
+
+    card = strategy_mod.load(file)
+    own = rules_mod.load(card.rules)
+    if own.fingerprint != r.fingerprint:
+        raise InputError(f"the card {file} is for the rules {own.name!r}, the deal is asked under {r.name!r}: "
+                         f"add --rules {card.rules}")
+    return card, advice.first(card, hand, up_card, r, dead)
+
+
+def _card_json(beside: Beside) -> dict[str, object]:
+    from .strategy import advice
+
+    return {} if beside is None else {"card": advice.to_json(*beside)}
+
+
+def _card_text(beside: Beside) -> str:
+    from .strategy import advice
+
+    return "" if beside is None else "\n" + advice.to_text(*beside)
 
 
 @app.command(cls=Command)
@@ -210,11 +251,13 @@ def buy(
     typer.echo(json.dumps(report_deal.buy_json(d), indent=1) if as_json else report_deal.buy_text(d), nl=False)
 
 
-def _print_answer(table: tables_mod.Table, answer: tables_mod.Answer, r: rules_mod.Rules, as_json: bool) -> None:
+def _print_answer(table: tables_mod.Table, answer: tables_mod.Answer, r: rules_mod.Rules, as_json: bool,
+                  beside: Beside = None) -> None:
     if as_json:
-        typer.echo(json.dumps(report_deal.answer_json(answer, table, r, evaluate(answer.hand, r)), indent=1))
+        typer.echo(json.dumps({**report_deal.answer_json(answer, table, r, evaluate(answer.hand, r)),
+                               **_card_json(beside)}, indent=1))
     else:
-        typer.echo(report_deal.answer_text(answer, table), nl=False)
+        typer.echo(report_deal.answer_text(answer, table) + _card_text(beside), nl=False)
 
 
 @tables_app.command("build", cls=Command)
@@ -377,10 +420,8 @@ def report(
 
 @strategy_app.command("check", cls=Command)
 def strategy_check(
-    file: Annotated[str, typer.Argument(help="The strategy card: a TOML file (docs/strategy.md), or the name of "
-                                        "one installed with rpoker (caribbean-published, ...).")],
-    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: the "
-                                              "card's own.")] = None,
+    file: CardArgument,
+    rules: CardRulesOption = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes.")] = 1,
     table: TableOption = None,
     work: Annotated[str | None, typer.Option("--work", help="Rules with draws: the folder that keeps the counts "
@@ -412,6 +453,32 @@ def strategy_check(
         typer.echo(json.dumps(strategy_mod.to_json(result), indent=1))
     else:
         typer.echo(strategy_mod.to_text(result), nl=False)
+
+
+@strategy_app.command("advise", cls=Command)
+def strategy_advise(
+    file: CardArgument,
+    cards: Annotated[str, typer.Argument(help="The dealt hand; with --thrown (or six cards) the final hand after "
+                                         "the draw; with --dealer the final hand the dealer did not qualify against.")],
+    up: Annotated[str | None, typer.Option("--up", "-u", help="The dealer's up-card, e.g. 9s.")] = None,
+    thrown: ThrownOption = "",
+    dealer: Annotated[str, typer.Option("--dealer", "-d", help="The dealer's five cards, which do not qualify: "
+                                        "take the ante or buy a game.")] = "",
+    dead: DeadOption = "",
+    rules: CardRulesOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """What a strategy card does on one deal beside the best play: the line that decides, both
+    actions' exact EVs and what following the card costs on this deal."""
+    from . import strategy as strategy_mod
+    from .strategy import advice
+
+    card = strategy_mod.load(file)
+    a = advice.advise(card, parse_cards(cards, count=(5, 6), what="hand"), parse_card(up) if up else None,
+                      rules_mod.load(rules or card.rules), parse_cards(thrown, what="thrown cards"),
+                      parse_cards(dealer, count=5, what="dealer's hand") if dealer else (),
+                      parse_cards(dead, what="dead cards"))
+    typer.echo(json.dumps(advice.to_json(card, a), indent=1) + "\n" if as_json else advice.to_text(card, a), nl=False)
 
 
 @strategy_app.command("derive", cls=Command)

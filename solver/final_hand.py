@@ -21,7 +21,8 @@ from .category import AK
 from .counts import BET, Bet, Situation
 from .errors import InputError
 from .hand import evaluate, strengths
-from .kernel_rules import cards_needed, kernel_rules
+from .kernel_rules import cards_needed, kernel_rules, play_rules
+from .play import BEST, Play
 from .rules import DEFAULT, Rules
 
 
@@ -76,10 +77,12 @@ def check_final(final: Sequence[Card], thrown: Sequence[Card], rules: Rules) -> 
 
 
 def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thrown: Sequence[Card] = (),
-              dead: Sequence[Card] = ()) -> BetValue:
+              dead: Sequence[Card] = (), play: Play = BEST) -> BetValue:
     """Betting a final hand of 5 cards (after an exchange) or 6 (after a sixth card).
 
     ``thrown`` are the cards exchanged away (out of play). Compare ``ev`` with folding (−1).
+    ``play``: the player's rules of insurance and buying a game (a strategy card's), else the
+    best; ``ev`` is then the bet as they play it.
     """
     final, thrown, dead = tuple(final), tuple(thrown), tuple(dead)
     check_final(final, thrown, rules)
@@ -88,7 +91,9 @@ def bet_value(final: Sequence[Card], up_card: Card, rules: Rules = DEFAULT, thro
         raise InputError(f"too many known cards: the dealer and a buy need {cards_needed(rules, 0)} unseen cards")
     value = evaluate(final, rules)
     known = np.asarray([*final, *thrown, *dead], np.uint8)
-    bet = _dealer.situation(np.asarray(final, np.uint8), up_card, known, kernel_rules(rules), value.payout)
+    thrown_up = any(c >> 2 == up_card >> 2 for c in thrown)
+    bet = _dealer.situation(np.asarray(final, np.uint8), up_card, known, play_rules(rules, play, up_card, thrown_up),
+                            value.payout)
     return BetValue.from_bet(bet, value.payout, rules)
 
 

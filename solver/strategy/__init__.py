@@ -17,7 +17,9 @@ the whole package: docs/design.md §11):
 - ``vocabulary``: the conditions a derived card may state and its lines (``atoms``, ``Line``);
 - ``derive`` (a package): a card of at most N lines derived from optimal play (``derive_card``,
   ``write_derived``);
-- ``rendering``: a check as text and as JSON.
+- ``rendering``: a check as text and as JSON;
+- ``advice``: what a card says on one deal beside the best play, exactly (``first``,
+  ``final_after_draw``, ``buy``).
 """
 
 from .card import FIRST_ACTIONS, Rule, StrategyCard, load, parse, shipped

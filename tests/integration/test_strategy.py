@@ -307,21 +307,21 @@ def test_an_exchange_plays_the_card_s_rules_on_each_final_hand(text, up, throw):
 def test_a_derived_card_is_checked_exactly(counts, tmp_path):
     """Cards derived within their number of lines, each cost as an independent check of the
     card's own file gives it, lower with more lines; the files written parse back."""
-    derived = strategy.derive_card(CARIBBEAN, 10, counts=counts, curve=(4,))
+    derived = strategy.derive_card(CARIBBEAN, 6, counts=counts, curve=(3,))
     # (a card may stop short of its size: the search's near ties fall as the floats' sums do)
-    assert len(derived) == 2 and len(derived[0].lines) <= 4 < len(derived[1].lines) <= 10
+    assert len(derived) == 2 and len(derived[0].lines) <= 3 < len(derived[1].lines) <= 6
     assert not derived[-1].lines[-1].when
     again = strategy.check(strategy.parse(derived[0].text, "again.toml"), CARIBBEAN, counts=counts)
     assert again.cost == derived[0].check.cost and all(len(d.card.first) == len(d.lines) for d in derived)
     assert 0 < derived[1].check.cost < derived[0].check.cost and derived[1].check.cost < Fraction(1, 10_000)
-    toml, md, png = strategy.write_derived(derived, 10, tmp_path)
+    toml, md, png = strategy.write_derived(derived, 6, tmp_path)
     assert strategy.load(toml).first[0].words() == derived[1].card.first[0].words()
-    assert "| 4 |" in md.read_text() and png.read_bytes().startswith(b"\x89PNG")
+    assert "| 3 |" in md.read_text() and png.read_bytes().startswith(b"\x89PNG")
     # started from the card it wrote (``--from``): its lines read back, checked alike
-    again = strategy.derive_card(CARIBBEAN, 10, counts=counts, start=strategy.load(toml))
+    again = strategy.derive_card(CARIBBEAN, 6, counts=counts, start=strategy.load(toml))
     assert len(again) == 1 and again[0].lines == derived[1].lines and again[0].check.cost == derived[1].check.cost
-    with pytest.raises(InputError, match=f"has {derived[1].size} lines, more than --lines 4"):
-        strategy.derive_card(CARIBBEAN, 4, counts=counts, start=strategy.load(toml))
+    with pytest.raises(InputError, match=f"has {derived[1].size} lines, more than --lines 3"):
+        strategy.derive_card(CARIBBEAN, 3, counts=counts, start=strategy.load(toml))
 
 
 @pytest.mark.slow

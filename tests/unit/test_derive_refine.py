@@ -333,13 +333,12 @@ def test_the_search_s_sums_are_exact_in_any_order():
     assert not all(math.fsum(loss[some, a]) == loss[some, a][::-1].sum() == loss[some, a].sum() for a in range(3))
 
     hands, ups, _ = enumerate_classes()
-    rows = np.random.default_rng(12).choice(len(hands), 2_000, replace=False)
+    rows = np.random.default_rng(12).choice(len(hands), 1_000, replace=False)
     seen = Seen.of(hands[rows], ups[rows])
     names = ("bet", "fold", "sixth_card")
-    few = rng.random((2_000, 3)) * (1 + seen.category[:, None] * np.asarray([0.0, 1.0, 0.5]))
-    order = rng.permutation(2_000)
-    assert derive.search(seen, few, names, (3, 5), True) == derive.search(seen.take(order), few[order], names, (3, 5),
-                                                                          True)
+    few = rng.random((1_000, 3)) * (1 + seen.category[:, None] * np.asarray([0.0, 1.0, 0.5]))
+    order = rng.permutation(1_000)
+    assert derive.search(seen, few, names, (4,), True) == derive.search(seen.take(order), few[order], names, (4,), True)
 
 
 def test_a_perturbed_card_is_refined_from_itself_less_a_few_lines(monkeypatch):
