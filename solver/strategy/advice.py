@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..action import Action
-from ..cards import Card, check_disjoint, format_cards
+from ..cards import Card, format_cards
 from ..deal import option_values, solve
 from ..errors import InputError
 from ..final_hand import bet_value, buy_game, check_final
@@ -96,7 +96,7 @@ def final_after_draw(card: StrategyCard, final: Sequence[Card], up_card: Card, r
         raise InputError("five cards and none thrown are the dealt hand: its decision is the first one "
                          "(name the cards thrown with --thrown)")
     best_bet = bet_value(final, up_card, rules, thrown, dead)
-    mine = bet_value(final, up_card, rules, thrown, dead, play=card.play)
+    mine = best_bet if card.play.best else bet_value(final, up_card, rules, thrown, dead, play=card.play)
     thrown_up = any(c >> 2 == up_card >> 2 for c in thrown)
     rule: Rule | None = None
     if card.after_table is None:
@@ -117,7 +117,6 @@ def buy(card: StrategyCard, final: Sequence[Card], dealer: Sequence[Card], rules
     """The dealer does not qualify: the card's take-the-ante or buy (by its ``buy_game`` rule)
     against the best, seeing the dealer's five cards."""
     card.check_play(rules)
-    check_disjoint([("hand", tuple(final)), ("dealer's hand", tuple(dealer))])
     d = buy_game(final, dealer, rules, thrown, dead)
     rule_from = card.play.buy_from
     buys = d.should_buy if rule_from is None else evaluate(final, rules).payout >= rule_from
