@@ -481,13 +481,26 @@ def strategy_advise(
     typer.echo(json.dumps(advice.to_json(card, a), indent=1) + "\n" if as_json else advice.to_text(card, a), nl=False)
 
 
+def _sizes(text: str) -> tuple[int, ...]:
+    """The cost curve's sizes from ``--sizes`` ("10,25,50,100"), each 2 to 200 lines."""
+    try:
+        got = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise InputError(f"--sizes must be whole numbers separated by commas, not {text!r}") from None
+    if not all(2 <= n <= 200 for n in got):
+        raise InputError(f"--sizes must each be 2 to 200 lines, not {text!r}")
+    return got
+
+
 @strategy_app.command("derive", cls=Command)
 def strategy_derive(
     rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: russian, or "
                                               "the --from card's own.")] = None,
     lines: Annotated[int, typer.Option("--lines", "-n", min=2, max=200, help="The most lines of the card.")] = 20,
     curve: Annotated[bool, typer.Option("--curve", help="Also derive and check cards of 5, 10, 20 and 40 lines "
-                                        "(the cost curve).")] = False,
+                                        "(the cost curve; --sizes for others).")] = False,
+    sizes: Annotated[str | None, typer.Option("--sizes", help="The cost curve's sizes, comma-separated (e.g. "
+                                              "10,25,50,100); implies --curve.")] = None,
     out: Annotated[str | None, typer.Option("--out", "-o", help="Folder of the card (TOML), its Markdown and the "
                                             "cost curve's chart (default: reports/RULES-strategy).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes.")] = 1,
@@ -519,13 +532,14 @@ def strategy_derive(
     if work is not None and not work.strip():
         raise InputError("--work is empty: name a directory")
     found = strategy_mod.load(start) if start is not None else None
-    if found is not None and curve:
+    curve_sizes = _sizes(sizes) if sizes is not None else strategy_mod.CURVE if curve else ()
+    if found is not None and curve_sizes:
         raise InputError("--curve searches cards of every size: leave out --from")
     r = rules_mod.load(rules or (found.rules if found is not None else "russian"))
     directory = writable_directory(out_dir(out, Path("reports") / f"{r.name}-strategy"), "strategy")
     # with draws: the cells' representatives solved, then each card's departures
     with progress_bar(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
-        derived = strategy_mod.derive_card(r, lines, jobs, progress, curve=strategy_mod.CURVE if curve else (),
+        derived = strategy_mod.derive_card(r, lines, jobs, progress, curve=curve_sizes,
                                       table=table, work=Path(work) if work else None, after_draw=after_draw,
                                       insurance_buy=insurance_buy, note=lambda line: err.print(line, highlight=False),
                                       start=found)

@@ -345,6 +345,9 @@ def test_the_command_refuses(tmp_path):
     assert out.exit_code == 2 and "cannot read the strategy file" in out.stderr
     out = CliRunner().invoke(app, ["strategy", "derive", "--from", "caribbean-derived", "--curve"])
     assert out.exit_code == 2 and "leave out --from" in out.stderr
+    for sizes, says in (("10,x", "whole numbers"), ("10,1", "2 to 200")):
+        out = CliRunner().invoke(app, ["strategy", "derive", "--sizes", sizes])
+        assert out.exit_code == 2 and says in out.stderr
     out = CliRunner().invoke(app, ["strategy", "derive", "--from", "caribbean-derived", "--rules", "russian",
                                    "--out", str(tmp_path)])
     assert out.exit_code == 2 and "is for the rules 'caribbean', not 'russian'" in out.stderr
