@@ -151,15 +151,24 @@ if TYPE_CHECKING:
 def _card_advice(file: str, hand: tuple[int, ...], up_card: int, r: rules_mod.Rules,
                  dead: tuple[int, ...]) -> Beside:
     """A card's first decision on the deal (``best --card``), under the rules asked."""
-    from . import strategy as strategy_mod
     from .strategy import advice
+
+    card = _card_under(file, r)
+    return card, advice.first(card, hand, up_card, r, dead)
+
+
+def _card_under(file: str, r: rules_mod.Rules | None = None) -> StrategyCard:
+    """The strategy card ``file``, which must be for the rules ``r`` (None: its own)."""
+    from . import strategy as strategy_mod
 
     card = strategy_mod.load(file)
     own = rules_mod.load(card.rules)
+    if r is None:
+        return card
     if own.fingerprint != r.fingerprint:
-        raise InputError(f"the card {file} is for the rules {own.name!r}, the deal is asked under {r.name!r}: "
+        raise InputError(f"the card {file} is for the rules {own.name!r}, the deals are played under {r.name!r}: "
                          f"add --rules {card.rules}")
-    return card, advice.first(card, hand, up_card, r, dead)
+    return card
 
 
 def _card_json(beside: Beside) -> dict[str, object]:
@@ -479,6 +488,52 @@ def strategy_advise(
                       parse_cards(dealer, count=5, what="dealer's hand") if dealer else (),
                       parse_cards(dead, what="dead cards"))
     typer.echo(json.dumps(advice.to_json(card, a), indent=1) + "\n" if as_json else advice.to_text(card, a), nl=False)
+
+
+@app.command(cls=Command)
+def train(
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Preset (russian, caribbean, oasis) or a TOML "
+                                              "rules file; default: the card's own, else russian.")] = None,
+    card: Annotated[str | None, typer.Option("--card", help="A strategy card (file or installed name): what it "
+                                             "would have done, beside each answer.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="The deals' seed (the same seed, the same "
+                                             "deals); default: a new one, shown.")] = None,
+    hands: Annotated[int | None, typer.Option("--hands", "-n", min=1, help="Deals to play (default: until q, "
+                                              "Ctrl-D or Ctrl-C).")] = None,
+    focus: Annotated[bool, typer.Option("--focus", help="Deal more of the hand groups where the history lost "
+                                        "most.")] = False,
+    history: Annotated[str | None, typer.Option("--history", help="The history file (JSON lines; default: "
+                                                "$XDG_DATA_HOME/rpoker/train-history.jsonl).")] = None,
+    show_stats: Annotated[bool, typer.Option("--stats", help="Show progress across the history's sessions, "
+                                             "and stop.")] = False,
+) -> None:
+    """Practise: random deals, each decision scored by its exact EV against the best play.
+
+    Answers: f fold, b bet, s sixth card, k and the cards to keep (k As Ks; k A K where the hand
+    holds one of each rank; k none), t and the cards to throw; after a draw b or f; y or n to
+    insure; a (take the ante) or b (buy a game). q, Ctrl-D or Ctrl-C end with the summary.
+    """
+    from . import trainer
+
+    path = Path(history) if history else trainer.history_path()
+    if show_stats:
+        typer.echo(trainer.stats(trainer.read_history(path)), nl=False)
+        return
+    r = rules_mod.load(rules) if rules else None
+    found = _card_under(card, r) if card else None
+    r = r or rules_mod.load(found.rules if found is not None else "russian")
+    groups = trainer.focus_groups(trainer.read_history(path)) if focus else []
+    if focus:
+        typer.echo(f"focus: {', '.join(groups)}" if groups else "focus: no mistakes in the history yet, "
+                   "dealing at random")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+    typer.echo(f"rules {r.name}, seed {seed} (--seed {seed} deals these again); history {path}")
+    log = trainer.History(path, trainer.session_name())
+    try:
+        trainer.play(input, typer.echo, r, seed, hands, found, log, groups)
+    finally:
+        log.close()
 
 
 def _sizes(text: str) -> tuple[int, ...]:
