@@ -151,24 +151,10 @@ if TYPE_CHECKING:
 def _card_advice(file: str, hand: tuple[int, ...], up_card: int, r: rules_mod.Rules,
                  dead: tuple[int, ...]) -> Beside:
     """A card's first decision on the deal (``best --card``), under the rules asked."""
-    from .strategy import advice
+    from .strategy import advice, load_for
 
-    card = _card_under(file, r)
+    card = load_for(file, r)
     return card, advice.first(card, hand, up_card, r, dead)
-
-
-def _card_under(file: str, r: rules_mod.Rules | None = None) -> StrategyCard:
-    """The strategy card ``file``, which must be for the rules ``r`` (None: its own)."""
-    from . import strategy as strategy_mod
-
-    card = strategy_mod.load(file)
-    own = rules_mod.load(card.rules)
-    if r is None:
-        return card
-    if own.fingerprint != r.fingerprint:
-        raise InputError(f"the card {file} is for the rules {own.name!r}, the deals are played under {r.name!r}: "
-                         f"add --rules {card.rules}")
-    return card
 
 
 def _card_json(beside: Beside) -> dict[str, object]:
@@ -518,33 +504,8 @@ def train(
     path = Path(history) if history else trainer.history_path()
     if show_stats:
         typer.echo(trainer.stats(trainer.read_history(path)), nl=False)
-        return
-    r = rules_mod.load(rules) if rules else None
-    found = _card_under(card, r) if card else None
-    r = r or rules_mod.load(found.rules if found is not None else "russian")
-    groups = trainer.focus_groups(trainer.read_history(path)) if focus else []
-    if focus:
-        typer.echo(f"focus: {', '.join(groups)}" if groups else "focus: no mistakes in the history yet, "
-                   "dealing at random")
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "little")
-    typer.echo(f"rules {r.name}, seed {seed} (--seed {seed} deals these again); history {path}")
-    log = trainer.History(path, trainer.session_name())
-    try:
-        trainer.play(input, typer.echo, r, seed, hands, found, log, groups)
-    finally:
-        log.close()
-
-
-def _sizes(text: str) -> tuple[int, ...]:
-    """The cost curve's sizes from ``--sizes`` ("10,25,50,100"), each 2 to 200 lines."""
-    try:
-        got = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise InputError(f"--sizes must be whole numbers separated by commas, not {text!r}") from None
-    if not all(2 <= n <= 200 for n in got):
-        raise InputError(f"--sizes must each be 2 to 200 lines, not {text!r}")
-    return got
+    else:
+        trainer.train(input, typer.echo, path, rules, card, seed, hands, focus)
 
 
 @strategy_app.command("derive", cls=Command)
@@ -587,7 +548,7 @@ def strategy_derive(
     if work is not None and not work.strip():
         raise InputError("--work is empty: name a directory")
     found = strategy_mod.load(start) if start is not None else None
-    curve_sizes = _sizes(sizes) if sizes is not None else strategy_mod.CURVE if curve else ()
+    curve_sizes = strategy_mod.parse_sizes(sizes) if sizes is not None else strategy_mod.CURVE if curve else ()
     if found is not None and curve_sizes:
         raise InputError("--curve searches cards of every size: leave out --from")
     r = rules_mod.load(rules or (found.rules if found is not None else "russian"))

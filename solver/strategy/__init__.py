@@ -2,7 +2,8 @@
 TOML file: docs/strategy.md) and its exact cost against optimal play. Its modules (the map of
 the whole package: docs/design.md §11):
 
-- ``card``: the file format, its conditions and actions (``load``, ``parse``, ``StrategyCard``);
+- ``card``: the file format, its conditions and actions (``load``, ``load_for``, ``parse``,
+  ``StrategyCard``);
 - ``hands``: what a person sees of every deal at once (``Seen``);
 - ``keep``: an exchange stated by what it keeps, resolved to each deal's cards (``Keep``);
 - ``after_draw``: the bet or fold after a draw, as a table by final strength and up-card rank;
@@ -16,19 +17,20 @@ the whole package: docs/design.md §11):
 - ``kept``: the work files of a check or a derive, sealed and read back;
 - ``vocabulary``: the conditions a derived card may state and its lines (``atoms``, ``Line``);
 - ``derive`` (a package): a card of at most N lines derived from optimal play (``derive_card``,
-  ``write_derived``);
+  ``write_derived``, ``parse_sizes``);
 - ``rendering``: a check as text and as JSON;
 - ``advice``: what a card says on one deal beside the best play, exactly (``first``,
   ``final_after_draw``, ``buy``).
 """
 
-from .card import FIRST_ACTIONS, Rule, StrategyCard, load, parse, shipped
+from .card import FIRST_ACTIONS, Rule, StrategyCard, load, load_for, parse, shipped
 from .check import CardCheck, Departure, LineCost, check
-from .derive import CURVE, Derived
+from .derive import CURVE, Derived, parse_sizes
 from .derive import derive as derive_card
 from .derive import write as write_derived
 from .hands import Seen
 from .rendering import to_json, to_text
 
 __all__ = ["CURVE", "FIRST_ACTIONS", "CardCheck", "Departure", "Derived", "LineCost", "Rule", "Seen", "StrategyCard",
-           "check", "derive_card", "load", "parse", "shipped", "to_json", "to_text", "write_derived"]
+           "check", "derive_card", "load", "load_for", "parse", "parse_sizes",
+           "shipped", "to_json", "to_text", "write_derived"]

@@ -32,6 +32,7 @@ from ..category import CATEGORIES, LABELS
 from ..errors import InputError, shown
 from ..play import BEST, NEVER, Play
 from ..rules import LIMITS, Rules
+from ..rules import load as load_rules
 from . import after_draw
 from .after_draw import first_holding
 from .hands import Seen
@@ -533,3 +534,13 @@ def load(path: str | Path) -> StrategyCard:
     if not p.exists() and str(path) in shipped():
         p = shipped()[str(path)]
     return parse(toml_text.read(p, f"strategy file {p}"), str(p))
+
+
+def load_for(path: str | Path, rules: Rules | None = None) -> StrategyCard:
+    """The card :func:`load` reads, which must be for ``rules`` (None: any rules; the card's own
+    are ``load_rules(card.rules)``): a card played under other rules would answer for another game."""
+    card = load(path)
+    if rules is not None and load_rules(card.rules).fingerprint != rules.fingerprint:
+        raise InputError(f"the card {path} is for the rules {load_rules(card.rules).name!r}, the deals are played "
+                         f"under {rules.name!r}: add --rules {card.rules}")
+    return card

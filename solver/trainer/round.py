@@ -48,8 +48,9 @@ QUIT = ("q", "quit", "exit")
 
 @dataclass(frozen=True)
 class Deal:
-    """A shuffled deck as the game deals it: the hand, the up-card, the dealer's four hidden
-    cards, then the cards the draws and a bought game take, in order."""
+    """A shuffled deck as the game deals it: the hand (held highest card first, as a player
+    sorts it, so that the answers name its cards in that order), the up-card, the dealer's four
+    hidden cards, then the cards the draws and a bought game take, in order."""
 
     index: int
     hand: tuple[Card, ...]
@@ -60,7 +61,7 @@ class Deal:
     @classmethod
     def of(cls, index: int, deck: Sequence[int]) -> Deal:
         d = tuple(deck)
-        return cls(index, d[:5], d[5], d[6:10], d[10:])
+        return cls(index, tuple(sorted(d[:5], reverse=True)), d[5], d[6:10], d[10:])
 
     @property
     def dealer(self) -> tuple[Card, ...]:
@@ -376,7 +377,7 @@ class Round:
             self._settle(bought, f"you bought a game, the dealer's new hand {format_cards(bought)}: ",
                          self.rules.buy_game_fee)
         else:
-            self._over(1 + self.insured - self.fee, "the dealer does not qualify: you took the ante")
+            self._over(1 + self.insured - self.fee, "the dealer does not qualify: you take the ante")
         return d
 
     def _bought(self, dealer: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -400,7 +401,7 @@ class Round:
         k = kernel_rules(self.rules)
         player, theirs = evaluate(self.final, self.rules), _strength(dealer)
         if buy_fee and theirs < k.qualifier:
-            self._over(self.insured - self.fee - buy_fee, how + "still no game, ante and bet back")
+            self._over(self.insured - self.fee - buy_fee, how + "still no game, ante and bet back", buy_fee)
             return
         if buy_fee:
             insurance = self.insured                       # paid at the first, non-qualifying hand
@@ -414,10 +415,13 @@ class Round:
             net, said = 0, "a tie: ante and bet back"
         else:
             net, said = -3, "the dealer's hand is higher"
-        self._over(net + insurance - self.fee - buy_fee, how + said)
+        self._over(net + insurance - self.fee - buy_fee, how + said, buy_fee)
 
-    def _over(self, result: int, outcome: str) -> None:
-        self.question, self.result, self.outcome = None, result, outcome
+    def _over(self, result: int, outcome: str, buy_fee: int = 0) -> None:
+        """The round settled: ``result`` is the box's net, the fees paid in it (said in ``outcome``)."""
+        fees = self.fee + buy_fee
+        said = f"{outcome} (fees paid: {fees} ante{'s' * (fees != 1)})" if fees else outcome
+        self.question, self.result, self.outcome = None, result, said
 
 
 def _strength(five: Sequence[Card]) -> int:

@@ -3,17 +3,20 @@ shown, the answer read, its score and the card's action said."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from pathlib import Path
 
 from ..cards import RANKS, format_cards
 from ..category import PAIR
 from ..errors import InputError
 from ..hand import evaluate
 from ..rules import Rules
-from ..strategy import StrategyCard
+from ..rules import load as load_rules
+from ..strategy import StrategyCard, load_for
 from .round import AFTER_DRAW, FIRST, INSURANCE, QUESTIONS, QUIT, Decision, Round, deals, hand_group
-from .score import History, Score
+from .score import History, Score, focus_groups, read_history, session_name
 
 
 def antes(x: Fraction) -> str:
@@ -23,18 +26,18 @@ def antes(x: Fraction) -> str:
     return f"{float(x):+.6f}"
 
 
-def _said(d: Decision, card_name: str | None) -> list[str]:
+def _said(d: Decision) -> list[str]:
     lines = [f"  you:  {d.choice:<40} EV {antes(d.ev)}", f"  best: {d.best:<40} EV {antes(d.best_ev)}",
              "  right" if d.right else f"  you gave up {antes(d.lost)[1:]} antes"]
     if d.card is not None and d.card_ev is not None:
-        lines.append(f"  {card_name}: {d.card:<34} EV {antes(d.card_ev)}")
+        lines.append(f"  card: {d.card:<40} EV {antes(d.card_ev)}")
     return lines
 
 
 def _asked(r: Round) -> str:
     """What the player sees before the question ``r`` asks next."""
     if r.question == FIRST:
-        hand, up = format_cards(sorted(r.deal.hand, reverse=True)), format_cards([r.deal.up_card])
+        hand, up = format_cards(r.deal.hand), format_cards([r.deal.up_card])
         return f"hand {r.deal.index}: {hand}   up-card {up}   ({hand_group(r.deal.hand, r.rules)})"
     if r.question == AFTER_DRAW:
         value = evaluate(r.final, r.rules)
@@ -52,6 +55,8 @@ def play(ask: Callable[[str], str], say: Callable[[str], None], rules: Rules, se
     the player quits), scores each answer, appends it to ``history`` and ends with the summary."""
     score = Score()
     name = card.name if card is not None else None
+    if name is not None:
+        say(f"card: {name}")
     try:
         for deal in deals(seed, rules, focus):
             if hands is not None and score.hands >= hands:
@@ -67,7 +72,7 @@ def play(ask: Callable[[str], str], say: Callable[[str], None], rules: Rules, se
                 except InputError as e:
                     say(f"  {e}")
                     continue
-                for line in _said(d, name):
+                for line in _said(d):
                     say(line)
                 score.add(d, deal.up_card)
                 if history is not None:
@@ -80,3 +85,26 @@ def play(ask: Callable[[str], str], say: Callable[[str], None], rules: Rules, se
         say("")
     say(score.summary().rstrip("\n"))
     return score
+
+
+def train(ask: Callable[[str], str], say: Callable[[str], None], history: Path, rules: str | None = None,
+          card: str | None = None, seed: int | None = None, hands: int | None = None, focus: bool = False) -> Score:
+    """``rpoker train``: the session :func:`play` plays, set up from what the player named.
+
+    ``rules`` (a preset or a file; None: the card's own, else russian), ``card`` (a file or an
+    installed name; it must be for those rules), ``seed`` (None: a new one, said so that the player
+    can deal the same hands again), ``focus`` (deal more of the groups where ``history`` lost most)."""
+    r = load_rules(rules) if rules else None
+    found = load_for(card, r) if card else None
+    r = r or load_rules(found.rules if found is not None else "russian")
+    groups = focus_groups(read_history(history)) if focus else []
+    if focus:
+        say(f"focus: {', '.join(groups)}" if groups else "focus: no mistakes in the history yet, dealing at random")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+    say(f"rules {r.name}, seed {seed} (--seed {seed} deals these again); history {history}")
+    log = History(history, session_name())
+    try:
+        return play(ask, say, r, seed, hands, found, log, groups)
+    finally:
+        log.close()

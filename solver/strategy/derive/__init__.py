@@ -28,11 +28,11 @@ exact there, up to the floats' rounding.
 """
 
 from .cells import ALL_FIVE, IMPOSSIBLE, KEEPS, UNKNOWN, actions, representative_losses, representative_values
-from .pipeline import CURVE, INSURANCE_LINES, after_draw_lines, derive
+from .pipeline import CURVE, INSURANCE_LINES, after_draw_lines, derive, parse_sizes
 from .repairs import AFTER_LINES
 from .searching import final_rules, search
 from .writing import Derived, card_lines, card_text, chart, markdown, plain, write
 
 __all__ = ["ALL_FIVE", "AFTER_LINES", "CURVE", "IMPOSSIBLE", "INSURANCE_LINES", "KEEPS", "UNKNOWN", "Derived",
            "actions", "after_draw_lines", "card_lines", "card_text", "chart", "derive", "final_rules", "markdown",
-           "plain", "representative_losses", "representative_values", "search", "write"]
+           "parse_sizes", "plain", "representative_losses", "representative_values", "search", "write"]

@@ -30,6 +30,22 @@ from .writing import Derived, card_lines, plain
 
 #: the cards' sizes of the cost curve
 CURVE = (5, 10, 20, 40)
+
+
+def parse_sizes(text: str) -> tuple[int, ...]:
+    """The cost curve's sizes written as ``--sizes`` takes them, each 2 to 200 lines.
+
+    >>> parse_sizes("10,25,50,100")
+    (10, 25, 50, 100)
+    """
+    try:
+        got = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise InputError(f"--sizes must be whole numbers separated by commas, not {text!r}") from None
+    if not all(2 <= n <= 200 for n in got):
+        raise InputError(f"--sizes must each be 2 to 200 lines, not {text!r}")
+    return got
+
 INSURANCE_LINES = range(1, 4)
 """The numbers of lines a derived card may give to its insurance (``[[insurance]]``; one: never)."""
 
