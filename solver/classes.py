@@ -89,10 +89,10 @@ def canonical(hand: Sequence[Card], up_card: Card) -> DealClass:
 
 
 @cache
-def enumerate_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every class, sorted by ``class_keys``: hands uint8[N, 5], up-cards uint8[N], weights int64[N].
-
-    About 10 s and 1 GB at its peak; cached for the process.
+def hand_classes() -> tuple[np.ndarray, np.ndarray]:
+    """Every five-card hand up to the suits' names (134,459), as the least of its images under
+    the suit permutations: hands uint8[N, 5] in increasing key order, and which permutations keep
+    each (bit k: ``SUIT_PERMS[k]``). About 3 s; cached for the process.
     """
     hands = all_hands(5)  # sorted rows, in increasing key order
     keys = _hand_keys(hands)
@@ -103,7 +103,16 @@ def enumerate_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         np.minimum(least, mapped, out=least)
         stabilizer |= (mapped == keys).astype(np.int32) << k
     rep = least == keys
-    hands, stabilizer = hands[rep], stabilizer[rep]
+    return hands[rep], stabilizer[rep]
+
+
+@cache
+def enumerate_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every class, sorted by ``class_keys``: hands uint8[N, 5], up-cards uint8[N], weights int64[N].
+
+    About 10 s and 1 GB at its peak; cached for the process.
+    """
+    hands, stabilizer = hand_classes()
     stab_size = np.zeros(len(hands), dtype=np.int64)
     for k in range(len(SUIT_PERMS)):
         stab_size += (stabilizer >> k) & 1

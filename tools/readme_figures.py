@@ -3,7 +3,7 @@
 The figures come from two kinds of file, both written by rpoker itself:
 
 - ``docs/reports/<rules>.json``: the audit report's JSON (``rpoker report --rules R``);
-- ``docs/cards/checked.json``: per shipped card, the headline figures of
+- ``strategies/checked.json``: per shipped card, the headline figures of
   ``rpoker strategy check CARD --json`` (``house_edge``, ``cost_per_ante``, ``differ``).
 
 Each table sits in README.md between ``<!-- figures:NAME -->`` and ``<!-- /figures:NAME -->``.
@@ -25,7 +25,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 REPORTS = ROOT / "docs" / "reports"
-CARDS = ROOT / "docs" / "cards" / "checked.json"
+CARDS = ROOT / "strategies" / "checked.json"
 
 GAMES = {"russian": "Russian Poker (`russian`, the default)", "caribbean": "Caribbean Stud (`caribbean`)"}
 DERIVED = ["russian-derived", "russian-derived-first", "russian-derived-optimal-insurance-buy"]

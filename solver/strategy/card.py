@@ -17,6 +17,7 @@ decides the first action.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -46,7 +47,7 @@ EXCEPT = ("sixth_card",)
 _ORDINAL = ("", "highest", "second-highest", "third-highest", "fourth-highest", "lowest")
 
 
-def _ranks(spec: Any, what: str) -> frozenset[int]:
+def ranks_of(spec: Any, what: str) -> frozenset[int]:
     """Ranks written as "A", "2-Q", "J+", "A,K" or "Q J" (T or 10 for ten)."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"{what} must be ranks such as \"A\", \"2-Q\" or \"Q,J\", not {spec!r}")
@@ -83,7 +84,7 @@ def condition(key: str, value: Any) -> tuple[Test, str]:
             return (lambda s: s.category >= k), f"{LABELS[k]} or better"
         return (lambda s: s.category == k), LABELS[k]
     if key == "up":
-        ranks = _ranks(value, "up")
+        ranks = ranks_of(value, "up")
         return (lambda s: np.isin(s.up, list(ranks))), f"up-card {_rank_words(ranks)}"
     if key in FLAGS:
         if not isinstance(value, bool):
@@ -91,14 +92,14 @@ def condition(key: str, value: Any) -> tuple[Test, str]:
         attribute, yes, no = FLAGS[key]
         return (lambda s: getattr(s, attribute) == value), yes if value else no
     if key == "holds":
-        ranks = _ranks(value, "holds")
+        ranks = ranks_of(value, "holds")
         def holds(s: Seen) -> np.ndarray:
             held: np.ndarray = np.asarray(np.isin(s.ranks, list(ranks)).any(axis=1))
             return held
         named = [RANK_NAMES[r] for r in sorted(ranks, reverse=True)]
         return holds, f"holding a {' or a '.join(named)}" if len(named) <= 3 else f"holding one of {_rank_words(ranks)}"
     if key == "holds_all":
-        ranks = _ranks(value, "holds_all")
+        ranks = ranks_of(value, "holds_all")
 
         def holds_all(s: Seen) -> np.ndarray:
             held = np.ones(len(s.ranks), bool)
@@ -107,7 +108,7 @@ def condition(key: str, value: Any) -> tuple[Test, str]:
             return held
         return holds_all, f"holding {' and '.join(RANK_NAMES[r] for r in sorted(ranks, reverse=True))}"
     if key == "group":
-        ranks = _ranks(value, "group")
+        ranks = ranks_of(value, "group")
         words = f"its pair (or more; without one, its highest card) {_rank_words(ranks)}"
         return (lambda s: np.isin(s.group, list(ranks))), words
     if key == "at_least":
@@ -228,6 +229,7 @@ class Rule:
     action: str
     keep: Keep | None = None                    # an exchange's cards kept
     avoid: str | None = None                    # ``optimal`` except this kind of action
+    when: tuple[tuple[str, Any], ...] = ()      # the conditions as the file states them (key, value)
 
     def holds(self, seen: Seen) -> np.ndarray:
         out = np.ones(len(seen.up), bool)
@@ -262,6 +264,7 @@ class StrategyCard:
     play: Play = BEST
     play_lines: tuple[int, int] = (0, 0)
     insurance: tuple[Rule, ...] = ()            # the [[insurance]] rules, when the card states them so
+    digest: str = ""                            # the SHA-256 of its file's text: what checked figures name
 
     def check_play(self, rules: Rules) -> None:
         """A rule the rules cannot play — a first action they do not offer, a decision after a draw
@@ -387,7 +390,7 @@ def parse(text: str, path: str) -> StrategyCard:
         except ValueError as exc:
             raise InputError(f"{where}: {exc}") from None
         tests, words = _conditions(entry, where)
-        rules.append(Rule(line, tests, words, action, keep, avoid))
+        rules.append(Rule(line, tests, words, action, keep, avoid, _when(entry)))
     insurance: tuple[Rule, ...] = ()
     when: bytes | None = None
     insure_from: int | None
@@ -400,7 +403,7 @@ def parse(text: str, path: str) -> StrategyCard:
     buy_from, buy_line = _play(text, path, "buy_game", data.get("buy_game"))
     card = StrategyCard(str(data.get("name") or Path(path).stem), data["rules"], tuple(rules), path,
                         _after_draw(text, path, data.get("after_draw")), Play(insure_from, buy_from, when),
-                        (insure_line, buy_line), insurance)
+                        (insure_line, buy_line), insurance, hashlib.sha256(text.encode()).hexdigest())
     _ = card.after_table   # a final hand no rule decides is an error now, not in the check
     return card
 
@@ -438,6 +441,11 @@ def _conditions(entry: dict[str, Any], where: str, after: bool = False) -> tuple
     return tuple(t for t, _ in parts), tuple(w for _, w in parts)
 
 
+def _when(entry: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """A rule's conditions (read by ``_conditions`` first, which names any error) as (key, value)."""
+    return tuple(entry.get("when", {}).items())
+
+
 def _after_draw(text: str, path: str, entries: Any) -> tuple[Rule, ...]:
     """The rules of ``[[after_draw]]``: bet or fold the final hand after a draw; none (or
     ``after_draw = "optimal"``): the solver's decision."""
@@ -455,7 +463,7 @@ def _after_draw(text: str, path: str, entries: Any) -> tuple[Rule, ...]:
             raise InputError(f"{where}: after the draw do must be one of {', '.join(after_draw.ACTIONS)}, "
                              f"not {entry.get('do')!r}")
         tests, words = _conditions(entry, where, after=True)
-        rules.append(Rule(line, tests, words, entry["do"]))
+        rules.append(Rule(line, tests, words, entry["do"], when=_when(entry)))
     return tuple(rules)
 
 
@@ -476,7 +484,7 @@ def _insurance_rules(text: str, path: str, entries: list[Any]) -> tuple[Rule, ..
             raise InputError(f"{where}: an insurance rule's do must be one of {', '.join(INSURE)}, "
                              f"not {entry.get('do')!r}")
         tests, words = _conditions(entry, where, after=True)
-        rules.append(Rule(line, tests, words, entry["do"]))
+        rules.append(Rule(line, tests, words, entry["do"], when=_when(entry)))
     return tuple(rules)
 
 

@@ -73,7 +73,8 @@ def to_json(c: CardCheck) -> dict[str, Any]:
     """The check as JSON data: exact fractions as "num/den" strings next to floats."""
     frac = fraction_json
     return {
-        "strategy": c.card.name, "file": c.card.path, "rules": c.rules.name, "fingerprint": c.rules.fingerprint,
+        "strategy": c.card.name, "file": c.card.path, "card_sha256": c.card.digest, "rules": c.rules.name,
+        "fingerprint": c.rules.fingerprint,
         "ev_per_ante": frac(c.ev), "house_edge": frac(-c.ev), "net_total_over_cycle": frac(c.ev * CYCLE),
         "played": strategy_json(c.played) if c.played is not None else None, "optimal": strategy_json(c.optimal),
         "cost_per_ante": frac(c.cost),

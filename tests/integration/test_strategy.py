@@ -324,6 +324,23 @@ def test_a_derived_card_is_checked_exactly(counts, tmp_path):
         strategy.derive_card(CARIBBEAN, 3, counts=counts, start=strategy.load(toml))
 
 
+def test_figures_are_shown_only_for_the_card_they_were_counted_for(tmp_path, counts):
+    """An edited copy of a shipped card has no figures until checked; its check's JSON (naming the
+    card's SHA-256) gives them to `strategy show --check`, and a check of another card is refused."""
+    edited = tmp_path / "edited.toml"
+    edited.write_text((ROOT / "strategies" / "caribbean-published.toml").read_text() + "\n# edited\n")
+    out = CliRunner().invoke(app, ["strategy", "show", str(edited)])
+    assert out.exit_code == 0 and "not checked" in out.stdout
+    card = strategy.load(edited)
+    data = strategy.to_json(strategy.check(card, CARIBBEAN, counts=counts))
+    assert data["card_sha256"] == card.digest != strategy.load("caribbean-published").digest
+    (tmp_path / "check.json").write_text(json.dumps(data))
+    out = CliRunner().invoke(app, ["strategy", "show", str(edited), "--check", str(tmp_path / "check.json")])
+    assert out.exit_code == 0 and f"{data['house_edge']['value'] * 100:.6f} %" in out.stdout
+    other = CliRunner().invoke(app, ["strategy", "show", "caribbean-derived", "--check", str(tmp_path / "check.json")])
+    assert other.exit_code == 2 and "check of another card" in other.stderr and len(other.stderr.splitlines()) == 1
+
+
 @pytest.mark.slow
 def test_the_command_end_to_end():
     out = CliRunner().invoke(app, ["strategy", "check", str(ROOT / "strategies" / "caribbean-ak-matching.toml"),

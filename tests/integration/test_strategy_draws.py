@@ -568,11 +568,11 @@ def test_the_ev_alone_equals_the_full_check(tmp_path):
 
 
 def _checked(name: str) -> dict:
-    """The shipped figures of a card (docs/cards/checked.json, what the README's tables show)."""
+    """The shipped figures of a card (strategies/checked.json, what the README's tables show)."""
     import json
     from pathlib import Path
 
-    return json.loads((Path(__file__).resolve().parents[2] / "docs" / "cards" / "checked.json").read_text())[name]
+    return json.loads((Path(__file__).resolve().parents[2] / "strategies" / "checked.json").read_text())[name]
 
 
 def _agrees(figure: dict, value: Fraction) -> bool:

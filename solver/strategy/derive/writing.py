@@ -64,6 +64,8 @@ def card_text(lines: tuple[Line, ...], rules: Rules, name: str, after: tuple[Lin
                 out.append("when = { " + ", ".join(f"{k} = {toml_value(v)}" for k, v in line.when) + " }")
             if line.action.startswith("keep "):
                 out += ['do = "exchange"', f'keep = "{line.action[5:]}"']
+            elif line.action.startswith("optimal except "):
+                out += ['do = "optimal"', f'except = "{line.action.removeprefix("optimal except ")}"']
             else:
                 out.append(f'do = "{line.action}"')
     return "\n".join(out) + "\n"

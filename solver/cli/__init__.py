@@ -17,22 +17,23 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from . import report_deal
-from . import rules as rules_mod
-from . import tables as tables_mod
-from .cards import parse_card, parse_cards
-from .console import Command, Group, err, out_dir, parse_shards, progress_bar
-from .deal import option_returns, solve
-from .errors import InputError
-from .final_hand import bet_value, buy_game
-from .hand import evaluate
-from .manifest import MAX_SHARD_ROWS, writable_directory
-from .version import __version__
+from .. import report_deal
+from .. import rules as rules_mod
+from .. import tables as tables_mod
+from ..cards import parse_card, parse_cards
+from ..console import Command, Group, err, out_dir, parse_shards, progress_bar
+from ..deal import option_returns, solve
+from ..errors import InputError
+from ..final_hand import bet_value, buy_game
+from ..hand import evaluate
+from ..manifest import MAX_SHARD_ROWS, writable_directory
+from ..version import __version__
+from .options import CONTEXT, DeadOption, JsonOption, RulesOption, TableOption, ThrownOption, UpOption
+from .strategy import strategy_app
 
 if TYPE_CHECKING:
-    from .report import Hooks
+    from ..report import Hooks
 
-CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 app = typer.Typer(
@@ -47,27 +48,7 @@ rules_app = typer.Typer(help="Show rule settings.", context_settings=CONTEXT, no
 app.add_typer(rules_app, name="rules")
 tables_app = typer.Typer(help="Build and query strategy tables.", context_settings=CONTEXT, no_args_is_help=True)
 app.add_typer(tables_app, name="tables")
-strategy_app = typer.Typer(help="Strategy cards people can play, costed exactly.", context_settings=CONTEXT,
-                           no_args_is_help=True)
 app.add_typer(strategy_app, name="strategy")
-
-
-UpOption = Annotated[str, typer.Option("--up", "-u", help="The dealer's up-card, e.g. 9s.")]
-DeadOption = Annotated[str, typer.Option("--dead", help="Dead cards seen in other boxes.")]
-ThrownOption = Annotated[str, typer.Option("--thrown", help="Cards exchanged away (out of play).")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for programs.")]
-RulesOption = Annotated[
-    str, typer.Option("--rules", "-r", help="Preset (russian, caribbean, oasis) or a TOML rules file.")
-]
-TableOption = Annotated[
-    str | None, typer.Option("--table", "-t", help="A table directory, or a directory of tables "
-                                "(default: $RPOKER_TABLES, else ./tables and the tables installed with rpoker).")
-]
-CardArgument = Annotated[str, typer.Argument(help="The strategy card: a TOML file (docs/strategy.md), or the name "
-                                             "of one installed with rpoker (caribbean-published, ...).")]
-CardRulesOption = Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: the "
-                                                     "card's own.")]
-OutOption = Annotated[str | None, typer.Option("--out", "-o", help="Output directory.")]
 
 
 def _version(value: bool) -> None:
@@ -142,8 +123,8 @@ def best(
 
 
 if TYPE_CHECKING:
-    from .strategy import StrategyCard
-    from .strategy.advice import Advice
+    from ..strategy import StrategyCard
+    from ..strategy.advice import Advice
 
     Beside = tuple[StrategyCard, Advice] | None
 
@@ -151,20 +132,20 @@ if TYPE_CHECKING:
 def _card_advice(file: str, hand: tuple[int, ...], up_card: int, r: rules_mod.Rules,
                  dead: tuple[int, ...]) -> Beside:
     """A card's first decision on the deal (``best --card``), under the rules asked."""
-    from .strategy import advice, load_for
+    from ..strategy import advice, load_for
 
     card = load_for(file, r)
     return card, advice.first(card, hand, up_card, r, dead)
 
 
 def _card_json(beside: Beside) -> dict[str, object]:
-    from .strategy import advice
+    from ..strategy import advice
 
     return {} if beside is None else {"card": advice.to_json(*beside)}
 
 
 def _card_text(beside: Beside) -> str:
-    from .strategy import advice
+    from ..strategy import advice
 
     return "" if beside is None else "\n" + advice.to_text(*beside)
 
@@ -200,7 +181,7 @@ def returns(
         else:
             option = solution.option("exchange", parse_cards(play, what="cards to exchange"))
     except KeyError:
-        from .errors import shown
+        from ..errors import shown
 
         raise InputError(f"{shown(play)} is not an option of this deal under the rules {r.name!r}") from None
     result = option_returns(hand_cards, up_card, option, r, dead_cards)
@@ -343,7 +324,7 @@ def tables_results(
 ) -> None:
     """Play out the best action of every class of a complete table and count its results
     exactly, shard by shard (for the report's return table, variance and rates); resumable."""
-    from .tables import played
+    from ..tables import played
 
     r = rules_mod.load(rules)
     found = tables_mod.required(r, table)
@@ -404,76 +385,13 @@ def report(
     Rules with exchanges or a sixth card take their optimal play from their strategy table
     (--table, else $RPOKER_TABLES, else ./tables and the installed tables).
     """
-    from . import report as report_mod
+    from .. import report as report_mod
 
     sets = [rules_mod.load(rules)] + ([rules_mod.load(vs)] if vs else [])
     directory = writable_directory(out_dir(out, Path("reports") / "-vs-".join(r.name for r in sets)), "report")
     markdown = report_mod.write(sets, directory, _report_hooks(), jobs, table, build)
     typer.echo(markdown, nl=False)
     err.print(f"written: {directory}/report.md, report.json and the charts", highlight=False)
-
-
-@strategy_app.command("check", cls=Command)
-def strategy_check(
-    file: CardArgument,
-    rules: CardRulesOption = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes.")] = 1,
-    table: TableOption = None,
-    work: Annotated[str | None, typer.Option("--work", help="Rules with draws: the folder that keeps the counts "
-                                             "of the deals played otherwise than the best, so that a check stopped "
-                                             "resumes (default: $RPOKER_CACHE, else ~/.cache/rpoker).")] = None,
-    returns: Annotated[bool, typer.Option("--returns/--no-returns", help="Rules with draws: count the card's "
-                                          "return table, standard deviation and rates too (--no-returns: the EV "
-                                          "and the cost alone, exact, up to 3 times faster).")] = True,
-    as_json: JsonOption = False,
-) -> None:
-    """Exact EV, house edge and cost against optimal play of a strategy card, over every deal.
-
-    Under rules with an exchange or a sixth card it reads the rules' complete strategy table with
-    the results of optimal play (`rpoker tables results`) and plays out the deals where the card
-    takes another action than the best, and, when it states the bet or fold after a draw
-    (its after_draw rules), every deal where it draws; when it states its insurance or buying a game
-    (insurance, buy_game), every deal it does not fold. What it leaves unstated is the solver's."""
-    from . import strategy as strategy_mod
-
-    if work is not None and not work.strip():
-        raise InputError("--work is empty: name a directory")
-    card = strategy_mod.load(file)
-    r = rules_mod.load(rules or card.rules)
-    label = "classes played otherwise" if r.draws else "classes"
-    with progress_bar(f"counting {r.name}:", label) as progress:
-        result = strategy_mod.check(card, r, jobs, progress, table=table, work=Path(work) if work else None,
-                                    returns=returns)
-    if as_json:
-        typer.echo(json.dumps(strategy_mod.to_json(result), indent=1))
-    else:
-        typer.echo(strategy_mod.to_text(result), nl=False)
-
-
-@strategy_app.command("advise", cls=Command)
-def strategy_advise(
-    file: CardArgument,
-    cards: Annotated[str, typer.Argument(help="The dealt hand; with --thrown (or six cards) the final hand after "
-                                         "the draw; with --dealer the final hand the dealer did not qualify against.")],
-    up: Annotated[str | None, typer.Option("--up", "-u", help="The dealer's up-card, e.g. 9s.")] = None,
-    thrown: ThrownOption = "",
-    dealer: Annotated[str, typer.Option("--dealer", "-d", help="The dealer's five cards, which do not qualify: "
-                                        "take the ante or buy a game.")] = "",
-    dead: DeadOption = "",
-    rules: CardRulesOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """What a strategy card does on one deal beside the best play: the line that decides, both
-    actions' exact EVs and what following the card costs on this deal."""
-    from . import strategy as strategy_mod
-    from .strategy import advice
-
-    card = strategy_mod.load(file)
-    a = advice.advise(card, parse_cards(cards, count=(5, 6), what="hand"), parse_card(up) if up else None,
-                      rules_mod.load(rules or card.rules), parse_cards(thrown, what="thrown cards"),
-                      parse_cards(dealer, count=5, what="dealer's hand") if dealer else (),
-                      parse_cards(dead, what="dead cards"))
-    typer.echo(json.dumps(advice.to_json(card, a), indent=1) + "\n" if as_json else advice.to_text(card, a), nl=False)
 
 
 @app.command(cls=Command)
@@ -499,7 +417,7 @@ def train(
     holds one of each rank; k none), t and the cards to throw; after a draw b or f; y or n to
     insure; a (take the ante) or b (buy a game). q, Ctrl-D or Ctrl-C end with the summary.
     """
-    from . import trainer
+    from .. import trainer
 
     path = Path(history) if history else trainer.history_path()
     if show_stats:
@@ -508,65 +426,9 @@ def train(
         trainer.train(input, typer.echo, path, rules, card, seed, hands, focus)
 
 
-@strategy_app.command("derive", cls=Command)
-def strategy_derive(
-    rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: russian, or "
-                                              "the --from card's own.")] = None,
-    lines: Annotated[int, typer.Option("--lines", "-n", min=2, max=200, help="The most lines of the card.")] = 20,
-    curve: Annotated[bool, typer.Option("--curve", help="Also derive and check cards of 5, 10, 20 and 40 lines "
-                                        "(the cost curve; --sizes for others).")] = False,
-    sizes: Annotated[str | None, typer.Option("--sizes", help="The cost curve's sizes, comma-separated (e.g. "
-                                              "10,25,50,100); implies --curve.")] = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", help="Folder of the card (TOML), its Markdown and the "
-                                            "cost curve's chart (default: reports/RULES-strategy).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=1024, help="Worker processes.")] = 1,
-    table: TableOption = None,
-    work: Annotated[str | None, typer.Option("--work", help="Rules with draws: the check's work folder (as "
-                                             "strategy check).")] = None,
-    after_draw: Annotated[bool, typer.Option("--after-draw/--optimal-after-draw",
-                                             help="Rules with draws: the card states the bet or fold after a draw "
-                                             "too (a few of its lines), as a person plays it; or leaves it to the "
-                                             "solver (optimal; a check of the first decision alone).")] = True,
-    insurance_buy: Annotated[bool, typer.Option("--insurance-buy/--optimal-insurance-buy",
-                                                help="Rules with draws, insurance or buying a game: the card states "
-                                                "them too (a line each, read from what the hand pays; the insurance "
-                                                "perhaps as rules on the final hand and the up-card), as a person "
-                                                "plays them; or leaves them to the solver (optimal).")] = True,
-    start: Annotated[str | None, typer.Option("--from", help="Rules with draws: start from this derived card (its "
-                                              "file, or the name of one installed with rpoker) instead of "
-                                              "searching: check it, then repair it as the derive repairs the card "
-                                              "it finds (lines bet or folded at once, lines split off), keeping what "
-                                              "loses less.")] = None,
-) -> None:
-    """A strategy card of at most --lines rules, derived from optimal play and checked exactly.
-
-    Rules with draws read their compact table and solve one class of each cell for every action
-    (the search's losses are estimates where the table holds no EV; the check is exact, without
-    the return table)."""
-    from . import strategy as strategy_mod
-
-    if work is not None and not work.strip():
-        raise InputError("--work is empty: name a directory")
-    found = strategy_mod.load(start) if start is not None else None
-    curve_sizes = strategy_mod.parse_sizes(sizes) if sizes is not None else strategy_mod.CURVE if curve else ()
-    if found is not None and curve_sizes:
-        raise InputError("--curve searches cards of every size: leave out --from")
-    r = rules_mod.load(rules or (found.rules if found is not None else "russian"))
-    directory = writable_directory(out_dir(out, Path("reports") / f"{r.name}-strategy"), "strategy")
-    # with draws: the cells' representatives solved, then each card's departures
-    with progress_bar(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
-        derived = strategy_mod.derive_card(r, lines, jobs, progress, curve=curve_sizes,
-                                      table=table, work=Path(work) if work else None, after_draw=after_draw,
-                                      insurance_buy=insurance_buy, note=lambda line: err.print(line, highlight=False),
-                                      start=found)
-    written = strategy_mod.write_derived(derived, lines, directory)
-    typer.echo(written[1].read_text(), nl=False)
-    err.print(f"written: {', '.join(str(p) for p in written)}", highlight=False)
-
-
 def _report_hooks() -> Hooks:
     """A report's progress bars and notes on stderr; its table builds as `rpoker tables build`'s."""
-    from . import report as report_mod
+    from .. import report as report_mod
 
     return report_mod.Hooks(progress=progress_bar, note=lambda line: err.print(line, highlight=False),
                             build=lambda r, directory, jobs, compact: _build(r, directory, jobs, compact=compact,
