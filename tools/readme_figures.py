@@ -29,7 +29,7 @@ CARDS = ROOT / "strategies" / "checked.json"
 
 GAMES = {"russian": "Russian Poker (`russian`, the default)", "caribbean": "Caribbean Stud (`caribbean`)"}
 DERIVED = ["russian-derived", "russian-derived-first", "russian-derived-optimal-insurance-buy"]
-CARIBBEAN = ["caribbean-published", "caribbean-derived", "caribbean-akj83", "caribbean-ak-matching"]
+CARIBBEAN = ["caribbean-published", "caribbean-derived", "caribbean-chart", "caribbean-akj83", "caribbean-ak-matching"]
 
 
 def _value(figure: dict[str, Any]) -> Fraction:

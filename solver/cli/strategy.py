@@ -87,6 +87,9 @@ def strategy_derive(
     rules: Annotated[str | None, typer.Option("--rules", "-r", help="Rules (preset or file); default: russian, or "
                                               "the --from card's own.")] = None,
     lines: Annotated[int, typer.Option("--lines", "-n", min=2, max=200, help="The most lines of the card.")] = 20,
+    chart: Annotated[bool, typer.Option("--chart", help="Derive a chart card (rows of hand groups, a cell per "
+                                        "up-card rank) of at most --lines rows, its first decision (with draws, the "
+                                        "bet or fold after a draw is the solver's).")] = False,
     curve: Annotated[bool, typer.Option("--curve", help="Also derive and check cards of 5, 10, 20 and 40 lines "
                                         "(the cost curve; --sizes for others).")] = False,
     sizes: Annotated[str | None, typer.Option("--sizes", help="The cost curve's sizes, comma-separated (e.g. "
@@ -125,8 +128,18 @@ def strategy_derive(
     curve_sizes = strategy_mod.parse_sizes(sizes) if sizes is not None else strategy_mod.CURVE if curve else ()
     if found is not None and curve_sizes:
         raise InputError("--curve searches cards of every size: leave out --from")
+    if chart and (found is not None or curve_sizes):
+        raise InputError("--chart derives one chart: leave out --from, --curve and --sizes")
     r = rules_mod.load(rules or (found.rules if found is not None else "russian"))
     directory = writable_directory(out_dir(out, Path("reports") / f"{r.name}-strategy"), "strategy")
+    if chart:
+        with progress_bar(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
+            path, checked = strategy_mod.derive_chart(r, lines, directory, jobs, progress, table,
+                                                      Path(work) if work else None,
+                                                      lambda line: err.print(line, highlight=False))
+        typer.echo(strategy_mod.to_text(checked), nl=False)
+        err.print(f"written: {path}", highlight=False)
+        return
     # with draws: the cells' representatives solved, then each card's departures
     with progress_bar(f"counting {r.name}:", "classes solved" if r.draws else "classes") as progress:
         derived = strategy_mod.derive_card(r, lines, jobs, progress, curve=curve_sizes,

@@ -28,9 +28,10 @@ from .check import CardCheck, Departure, LineCost, check
 from .derive import CURVE, Derived, parse_sizes
 from .derive import derive as derive_card
 from .derive import write as write_derived
+from .derive.charting import write_chart as derive_chart
 from .hands import Seen
 from .rendering import to_json, to_text
 
 __all__ = ["CURVE", "FIRST_ACTIONS", "CardCheck", "Departure", "Derived", "LineCost", "Rule", "Seen", "StrategyCard",
-           "check", "derive_card", "load", "load_for", "parse", "parse_sizes",
+           "check", "derive_card", "derive_chart", "load", "load_for", "parse", "parse_sizes",
            "shipped", "to_json", "to_text", "write_derived"]

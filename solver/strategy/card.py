@@ -18,7 +18,6 @@ decides the first action.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -29,196 +28,22 @@ import numpy as np
 from .. import toml_text
 from ..action import KINDS, SIXTH_CARD, exchange_code
 from ..cards import RANK_NAMES, format_cards
-from ..category import CATEGORIES, LABELS
 from ..errors import InputError, shown
 from ..play import BEST, NEVER, Play
 from ..rules import LIMITS, Rules
 from ..rules import load as load_rules
-from . import after_draw
+from . import after_draw, chart
 from .after_draw import first_holding
+from .chart import ChartRow
+from .conditions import Test, read_when, table_entries
 from .hands import Seen
-from .keep import NO_HAND, Keep, rank_set
+from .keep import NO_HAND, Keep
 
 #: the first actions a rule may take; ``exchange`` says what it keeps (``keep``); ``optimal``: the
 #: solver's best first action for that deal (``except = "sixth_card"``: its best other than a sixth card)
 FIRST_ACTIONS = ("bet", "fold", "sixth_card", "exchange", "optimal")
 #: what ``except`` may leave out of ``optimal``
 EXCEPT = ("sixth_card",)
-_ORDINAL = ("", "highest", "second-highest", "third-highest", "fourth-highest", "lowest")
-
-
-def ranks_of(spec: Any, what: str) -> frozenset[int]:
-    """Ranks written as "A", "2-Q", "J+", "A,K" or "Q J" (T or 10 for ten)."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"{what} must be ranks such as \"A\", \"2-Q\" or \"Q,J\", not {spec!r}")
-    out: set[int] = set()
-    for token in spec.replace(",", " ").split():
-        out |= rank_set(token, what)
-    return frozenset(out)
-
-
-def _rank_words(ranks: frozenset[int]) -> str:
-    ordered = sorted(ranks)
-    runs: list[list[int]] = []
-    for r in ordered:
-        if runs and r == runs[-1][-1] + 1:
-            runs[-1].append(r)
-        else:
-            runs.append([r])
-    return ", ".join(RANK_NAMES[run[0]] if len(run) == 1 else f"{RANK_NAMES[run[0]]}–{RANK_NAMES[run[-1]]}"
-                     for run in runs)
-
-
-Test = Callable[[Seen], np.ndarray]
-
-
-def condition(key: str, value: Any) -> tuple[Test, str]:
-    """A condition as a test over every deal and its plain words."""
-    if key == "category":
-        category = value.removesuffix("+") if isinstance(value, str) else None
-        if category not in CATEGORIES:
-            raise ValueError(f"category must be one of {', '.join(CATEGORIES)} (with + for that or better), "
-                             f"not {value!r}")
-        k = CATEGORIES.index(category)
-        if value.endswith("+"):
-            return (lambda s: s.category >= k), f"{LABELS[k]} or better"
-        return (lambda s: s.category == k), LABELS[k]
-    if key == "up":
-        ranks = ranks_of(value, "up")
-        return (lambda s: np.isin(s.up, list(ranks))), f"up-card {_rank_words(ranks)}"
-    if key in FLAGS:
-        if not isinstance(value, bool):
-            raise ValueError(f"{key} must be true or false, not {value!r}")
-        attribute, yes, no = FLAGS[key]
-        return (lambda s: getattr(s, attribute) == value), yes if value else no
-    if key == "holds":
-        ranks = ranks_of(value, "holds")
-        def holds(s: Seen) -> np.ndarray:
-            held: np.ndarray = np.asarray(np.isin(s.ranks, list(ranks)).any(axis=1))
-            return held
-        named = [RANK_NAMES[r] for r in sorted(ranks, reverse=True)]
-        return holds, f"holding a {' or a '.join(named)}" if len(named) <= 3 else f"holding one of {_rank_words(ranks)}"
-    if key == "holds_all":
-        ranks = ranks_of(value, "holds_all")
-
-        def holds_all(s: Seen) -> np.ndarray:
-            held = np.ones(len(s.ranks), bool)
-            for r in ranks:
-                held &= (s.ranks == r).any(axis=1)
-            return held
-        return holds_all, f"holding {' and '.join(RANK_NAMES[r] for r in sorted(ranks, reverse=True))}"
-    if key == "group":
-        ranks = ranks_of(value, "group")
-        words = f"its pair (or more; without one, its highest card) {_rank_words(ranks)}"
-        return (lambda s: np.isin(s.group, list(ranks))), words
-    if key == "at_least":
-        try:
-            if not isinstance(value, str):
-                raise ValueError("at_least is ranks written as text")
-            sets = [rank_set(t, "at_least") for t in value.replace(",", " ").split()]
-        except ValueError:
-            sets = []
-        floor = [min(r) if len(r) == 1 else -1 for r in sets]
-        if not 1 <= len(floor) <= 5 or -1 in floor or floor != sorted(floor, reverse=True):
-            raise ValueError(f"at_least must be up to five ranks from the highest, e.g. \"A K J 8 3\", not {value!r}")
-
-        def at_least(s: Seen) -> np.ndarray:
-            above = np.zeros(len(s.ranks), bool)
-            equal = np.ones(len(s.ranks), bool)
-            for i, r in enumerate(floor):
-                above |= equal & (s.ranks[:, i] > r)
-                equal &= s.ranks[:, i] == r
-            return above | equal
-        return at_least, f"cards at least {' '.join(RANK_NAMES[r] for r in floor)}"
-    if key in ("up_below", "up_above"):
-        return _up_against(key, value)
-    if key == "highest_suited":
-        return _highest_suited(value)
-    if key in DRAWS:
-        return _draw(key, value)
-    if key == "to_straight":
-        return _straight(value)
-    raise ValueError(f"unknown condition {key!r} (known: {', '.join(CONDITIONS)})")
-
-
-#: conditions true or false: what of ``Seen`` they read, their words when true and when false
-FLAGS = {"up_matches": ("matches", "the up-card matches a card of the hand", "the up-card matches no card of the hand"),
-         "up_matches_group": ("up_group", "the up-card has the rank of the hand's pair (or more)",
-                              "the up-card has not the rank of the hand's pair (or more)"),
-         "thrown_matches_up": ("thrown_up", "a card thrown away had the up-card's rank",
-                               "no card thrown away had the up-card's rank")}
-#: the conditions of a final hand alone (``[[after_draw]]``, ``[[insurance]]``): what the draw threw away
-FINAL_HAND_ONLY = ("thrown_matches_up",)
-#: draw conditions: the least and most cards they may ask for, what a person calls them
-DRAWS = {"to_flush": (3, 5, "a flush"), "to_straight_flush": (3, 5, "a straight flush"),
-         "to_royal": (2, 5, "a royal flush")}
-#: straight draws: their words, what of ``Seen`` they count and the least and most of it
-STRAIGHT_DRAWS = {"open": ("an open-ended straight draw (or a straight)", "straight_outs", 2, 13),
-                  "inside": ("an inside straight draw", "straight_outs", 1, 1),
-                  "any": ("four to a straight (or a straight)", "straight_outs", 1, 13),
-                  "double": ("five cards of six ranks in a row (a sixth card of the missing rank pays two straights)"
-                             " or a straight", "six_outs", 1, 2)}
-CONDITIONS = ("category", "up", "up_matches", "up_matches_group", "holds", "holds_all", "group", "at_least",
-              "up_below", "up_above", "highest_suited", *DRAWS, "to_straight", *FINAL_HAND_ONLY)
-
-
-def _up_against(key: str, value: Any) -> tuple[Test, str]:
-    """``up_below = 4``: the up-card ranks below the hand's 4th highest card; ``"group"``: below
-    its pair (or trips; its highest card without one). ``up_above``: above them."""
-    if value == "group":
-        def card(s: Seen) -> np.ndarray:
-            group: np.ndarray = s.group
-            return group
-        named = "pair (or more; without one, its highest card)"
-    elif isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5:
-        def card(s: Seen) -> np.ndarray:
-            nth: np.ndarray = s.ranks[:, value - 1]
-            return nth
-        named = f"{_ORDINAL[value]} card"
-    else:
-        raise ValueError(f"{key} must be a card's place in the hand from the highest, 1 to 5, or \"group\" (the "
-                         f"hand's pair or trips), not {value!r}")
-    if key == "up_below":
-        return (lambda s: s.up < card(s)), f"the up-card below the hand's {named}"
-    return (lambda s: s.up > card(s)), f"the up-card above the hand's {named}"
-
-
-def _highest_suited(value: Any) -> tuple[Test, str]:
-    """``highest_suited = 3``: a hand without a pair whose highest card shares its suit with its
-    second- or third-highest card (``Seen.suited_place``)."""
-    if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 5:
-        raise ValueError(f"highest_suited must be a card's place in the hand from the highest, 2 to 5, not {value!r}")
-    companion = "its second-highest" if value == 2 else f"its {_ORDINAL[value]} card or a higher one"
-    words = f"no pair, the highest card suited with {companion}"
-    return (lambda s: (s.suited_place >= 2) & (s.suited_place <= value)), words
-
-
-def _draw(key: str, value: Any) -> tuple[Test, str]:
-    """``to_flush = 4`` (n or more cards of one suit), ``to_straight_flush``, ``to_royal``."""
-    least, most, name = DRAWS[key]
-    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
-        raise ValueError(f"{key} must be a number of cards, {least} to {most}, not {value!r}")
-
-    def holds(s: Seen) -> np.ndarray:
-        held: np.ndarray = getattr(s, key) >= value
-        return held
-    return holds, f"{value} or more cards to {name}"
-
-
-def _straight(value: Any) -> tuple[Test, str]:
-    """``to_straight = "open"``: four cards to a straight, completed by two ranks (or a straight
-    made); ``"inside"``: by one rank; ``"any"``: either; ``"double"``: five cards one rank short
-    of six in a row (4 5 6 8 9), or a straight, which a sixth card can make two straights."""
-    if value not in STRAIGHT_DRAWS:
-        raise ValueError(f"to_straight must be one of {', '.join(STRAIGHT_DRAWS)}, not {value!r}")
-    words, counted, low, high = STRAIGHT_DRAWS[value]
-
-    def holds(s: Seen) -> np.ndarray:
-        outs: np.ndarray = getattr(s, counted)
-        return (outs >= low) & (outs <= high)
-    return holds, words
-
-
 @dataclass(frozen=True)
 class Rule:
     """One line of the card: its conditions (all must hold) and the first action they take."""
@@ -265,6 +90,8 @@ class StrategyCard:
     play_lines: tuple[int, int] = (0, 0)
     insurance: tuple[Rule, ...] = ()            # the [[insurance]] rules, when the card states them so
     digest: str = ""                            # the SHA-256 of its file's text: what checked figures name
+    chart: tuple[tuple[str, tuple[ChartRow, ...]], ...] = ()    # a chart's rows, by their table, if it is one
+    chart_codes: tuple[tuple[str, str], ...] = ()   # a chart's codes and the actions they stand for
 
     def check_play(self, rules: Rules) -> None:
         """A rule the rules cannot play — a first action they do not offer, a decision after a draw
@@ -352,26 +179,24 @@ class StrategyCard:
         return out
 
 
-def _header_lines(text: str, table: str) -> list[int]:
-    """The line numbers (from 1) of the ``[[table]]`` headers of a TOML text, in order."""
-    return [n for n, raw in enumerate(text.splitlines(), 1) if raw.strip().replace(" ", "") == f"[[{table}]]"]
-
-
 def parse(text: str, path: str) -> StrategyCard:
     """A strategy card from the text of its file; one clear error naming the line otherwise."""
     data = toml_text.parse(text, f"strategy file {path}")
-    unknown = set(data) - {"name", "rules", "first", "after_draw", *PLAY}
+    unknown = set(data) - {"name", "rules", "first", "after_draw", *PLAY, "codes", *chart.SECTIONS}
     if unknown:
         raise InputError(f"strategy file {path}: unknown key {sorted(unknown)[0]!r} (known: name, rules, first, "
-                         "after_draw, insurance, buy_game)")
+                         f"after_draw, insurance, buy_game; a chart's codes, {', '.join(chart.SECTIONS)})")
     if not isinstance(data.get("rules"), str) or not data["rules"]:
         raise InputError(f"strategy file {path}: it must say which rules it is for (rules = \"caribbean\", a preset "
                          "or a rules file)")
-    first = data.get("first")
-    if not isinstance(first, list) or not first:
-        raise InputError(f"strategy file {path}: no rules for the first decision (a [[first]] table for each)")
+    codes = chart.codes_of(data.get("codes"), path)
+    rows = {t: chart.rows(text, path, t, data[t], codes) for t in chart.SECTIONS if t in data}
+    first = _entries_or_rows(text, path, data, "first", rows)
+    if not first:
+        raise InputError(f"strategy file {path}: no rules for the first decision (a [[first]] table for each, or "
+                         "a chart's [[first_row]] rows)")
     rules = []
-    for line, where, entry in _entries(text, path, "first", first):
+    for line, where, entry in first:
         extra = set(entry) - {"when", "do", "keep", "except"}
         if extra:
             raise InputError(f"{where}: unknown key {sorted(extra)[0]!r} (a rule has when, do, keep and except)")
@@ -389,81 +214,63 @@ def parse(text: str, path: str) -> StrategyCard:
             keep = Keep.parse(entry["keep"]) if "keep" in entry else None
         except ValueError as exc:
             raise InputError(f"{where}: {exc}") from None
-        tests, words = _conditions(entry, where)
-        rules.append(Rule(line, tests, words, action, keep, avoid, _when(entry)))
+        tests, words, conditions = read_when(entry, where)
+        rules.append(Rule(line, tests, words, action, keep, avoid, conditions))
     insurance: tuple[Rule, ...] = ()
-    when: bytes | None = None
+    insured: bytes | None = None
     insure_from: int | None
-    if isinstance(data.get("insurance"), list):
-        insurance = _insurance_rules(text, path, data["insurance"])
-        when = after_draw.rule_table(insurance, "most", path, "insurance", (False, True)).tobytes()
+    if isinstance(data.get("insurance"), list) or "insurance_row" in rows:
+        insurance = _insurance_rules(_entries_or_rows(text, path, data, "insurance", rows) or [])
+        insured = after_draw.rule_table(insurance, "most", path, "insurance", (False, True)).tobytes()
         insure_from, insure_line = 0, insurance[0].line
     else:
         insure_from, insure_line = _play(text, path, "insurance", data.get("insurance"))
     buy_from, buy_line = _play(text, path, "buy_game", data.get("buy_game"))
     card = StrategyCard(str(data.get("name") or Path(path).stem), data["rules"], tuple(rules), path,
-                        _after_draw(text, path, data.get("after_draw")), Play(insure_from, buy_from, when),
-                        (insure_line, buy_line), insurance, hashlib.sha256(text.encode()).hexdigest())
+                        _after_draw(text, path, data, rows), Play(insure_from, buy_from, insured),
+                        (insure_line, buy_line), insurance, hashlib.sha256(text.encode()).hexdigest(),
+                        tuple(rows.items()), tuple(codes.items()) if rows else ())
     _ = card.after_table   # a final hand no rule decides is an error now, not in the check
     return card
 
 
-def _entries(text: str, path: str, table: str, entries: list[Any]) -> list[tuple[int, str, dict[str, Any]]]:
-    """The entries of ``[[table]]`` with the line of each (where the error messages point)."""
-    lines = _header_lines(text, table)
-    out = []
-    for i, entry in enumerate(entries):
-        line = lines[i] if i < len(lines) else 0
-        where = f"strategy file {path}, line {line}" if line else f"strategy file {path}, rule {i + 1} of [[{table}]]"
-        if not isinstance(entry, dict):
-            raise InputError(f"{where}: a rule is a table of when and do")
-        out.append((line, where, entry))
-    return out
+def _entries_or_rows(text: str, path: str, data: dict[str, Any], table: str,
+                     rows: dict[str, tuple[chart.ChartRow, ...]]) -> list[tuple[int, str, dict[str, Any]]] | None:
+    """The rules of ``[[table]]`` (line, where, entry), or those its chart's rows stand for; None
+    where the card gives neither."""
+    if f"{table}_row" in rows:
+        if table in data:
+            raise InputError(f"strategy file {path}: {table} is given twice, as [[{table}]] rules and as "
+                             f"[[{table}_row]] rows: keep one")
+        return chart.compiled(rows[f"{table}_row"], path, table)
+    entries = data.get(table)
+    if entries is None:
+        return None
+    if not isinstance(entries, list):
+        raise InputError(f"strategy file {path}: {table} is a list of rules ([[{table}]] tables)")
+    return table_entries(text, path, table, entries)
 
 
-def _conditions(entry: dict[str, Any], where: str, after: bool = False) -> tuple[tuple[Test, ...], tuple[str, ...]]:
-    """A rule's ``when``: its tests and their words (``after``: a rule of the final hand after a
-    draw, which has no draws but knows what was thrown away)."""
-    when = entry.get("when", {})
-    if not isinstance(when, dict):
-        raise InputError(f"{where}: when must be a table of conditions, e.g. when = {{ category = \"pair+\" }}")
-    # a final hand is played by its strength: its draws and its suits are not read
-    unread = set(when) & {*DRAWS, "to_straight", "highest_suited"}
-    if after and unread:
-        raise InputError(f"{where}: a final hand has no draws, nor suits a rule reads ({sorted(unread)[0]})")
-    if not after and (set(when) & set(FINAL_HAND_ONLY)):
-        raise InputError(f"{where}: {sorted(set(when) & set(FINAL_HAND_ONLY))[0]} is a condition of the final hand "
-                         "([[after_draw]], [[insurance]]); nothing is thrown away before the first decision")
-    try:
-        parts = [condition(key, value) for key, value in when.items()]
-    except ValueError as exc:
-        raise InputError(f"{where}: {exc}") from None
-    return tuple(t for t, _ in parts), tuple(w for _, w in parts)
-
-
-def _when(entry: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    """A rule's conditions (read by ``_conditions`` first, which names any error) as (key, value)."""
-    return tuple(entry.get("when", {}).items())
-
-
-def _after_draw(text: str, path: str, entries: Any) -> tuple[Rule, ...]:
-    """The rules of ``[[after_draw]]``: bet or fold the final hand after a draw; none (or
-    ``after_draw = "optimal"``): the solver's decision."""
-    if entries is None or entries == "optimal":
+def _after_draw(text: str, path: str, data: dict[str, Any], rows: dict[str, tuple[chart.ChartRow, ...]]
+                ) -> tuple[Rule, ...]:
+    """The rules of ``[[after_draw]]`` (or a chart's ``[[after_draw_row]]``): bet or fold the final
+    hand after a draw; none (or ``after_draw = "optimal"``): the solver's decision."""
+    entries = data.get("after_draw")
+    if "after_draw_row" not in rows and (entries is None or entries == "optimal"):
         return ()
-    if not isinstance(entries, list) or not entries:
+    if "after_draw_row" not in rows and (not isinstance(entries, list) or not entries):
         raise InputError(f"strategy file {path}: after_draw is \"optimal\" or a list of rules ([[after_draw]] "
                          f"tables), not {entries!r}")
     rules = []
-    for line, where, entry in _entries(text, path, "after_draw", entries):
+    for line, where, entry in _entries_or_rows(text, path, data, "after_draw", rows) or []:
         extra = set(entry) - {"when", "do"}
         if extra:
             raise InputError(f"{where}: unknown key {sorted(extra)[0]!r} (a rule after the draw has when and do)")
         if entry.get("do") not in after_draw.ACTIONS:
             raise InputError(f"{where}: after the draw do must be one of {', '.join(after_draw.ACTIONS)}, "
                              f"not {entry.get('do')!r}")
-        tests, words = _conditions(entry, where, after=True)
-        rules.append(Rule(line, tests, words, entry["do"], when=_when(entry)))
+        tests, words, when = read_when(entry, where, after=True)
+        rules.append(Rule(line, tests, words, entry["do"], when=when))
     return tuple(rules)
 
 
@@ -471,20 +278,20 @@ def _after_draw(text: str, path: str, entries: Any) -> tuple[Rule, ...]:
 INSURE = ("most", "none")
 
 
-def _insurance_rules(text: str, path: str, entries: list[Any]) -> tuple[Rule, ...]:
+def _insurance_rules(entries: list[tuple[int, str, dict[str, Any]]]) -> tuple[Rule, ...]:
     """``[[insurance]]``: insure the most or not, by the final hand, the up-card and whether a
     card thrown away had its rank (the first rule that holds decides; a hand of less than three
     of a kind never insures: RULES §6)."""
     rules = []
-    for line, where, entry in _entries(text, path, "insurance", entries):
+    for line, where, entry in entries:
         extra = set(entry) - {"when", "do"}
         if extra:
             raise InputError(f"{where}: unknown key {sorted(extra)[0]!r} (an insurance rule has when and do)")
         if entry.get("do") not in INSURE:
             raise InputError(f"{where}: an insurance rule's do must be one of {', '.join(INSURE)}, "
                              f"not {entry.get('do')!r}")
-        tests, words = _conditions(entry, where, after=True)
-        rules.append(Rule(line, tests, words, entry["do"], when=_when(entry)))
+        tests, words, when = read_when(entry, where, after=True)
+        rules.append(Rule(line, tests, words, entry["do"], when=when))
     return tuple(rules)
 
 
@@ -548,7 +355,9 @@ def load_for(path: str | Path, rules: Rules | None = None) -> StrategyCard:
     """The card :func:`load` reads, which must be for ``rules`` (None: any rules; the card's own
     are ``load_rules(card.rules)``): a card played under other rules would answer for another game."""
     card = load(path)
-    if rules is not None and load_rules(card.rules).fingerprint != rules.fingerprint:
-        raise InputError(f"the card {path} is for the rules {load_rules(card.rules).name!r}, the deals are played "
-                         f"under {rules.name!r}: add --rules {card.rules}")
+    if rules is not None:
+        own = load_rules(card.rules)
+        if own.fingerprint != rules.fingerprint:
+            raise InputError(f"the card {path} is for the rules {own.name!r}, not {rules.name!r}: add --rules "
+                             f"{card.rules}")
     return card

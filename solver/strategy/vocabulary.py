@@ -16,7 +16,7 @@ import numpy as np
 
 from ..cards import RANK_NAMES
 from ..category import CATEGORIES
-from .card import condition
+from .conditions import condition
 from .hands import Seen
 from .keep import rank_set
 

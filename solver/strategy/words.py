@@ -31,8 +31,11 @@ from ..category import FOUR_OF_A_KIND, FULL_HOUSE, PAIR, THREE_OF_A_KIND, TWO_PA
 from ..classes import hand_classes
 from ..errors import InputError
 from ..play import NEVER, Play
+from ..rules import load as load_rules
 from .after_draw import final_hands
-from .card import Rule, StrategyCard, condition, ranks_of
+from .card import Rule, StrategyCard
+from .chart import ChartRow, entry_of
+from .conditions import condition, ranks_of
 from .hands import Seen
 from .keep import Keep
 from .vocabulary import Line
@@ -234,6 +237,10 @@ def _phrases(when: tuple[tuple[str, Any], ...], called: str) -> tuple[str, ...]:
         when = tuple(c for c in when if c != ("category", "three_of_a_kind"))
     # the up-card's ranks first: "up-card 2–J, in your hand"
     said = [phrase(k, v, called) for k, v in sorted(when, key=lambda c: c[0] != "up")]
+    held = [p for p in said if p.startswith("with ")]
+    if len(held) == 2 and sum(p.startswith(("with a ", "with an ", "with one of ")) for p in held) == 1:
+        both, some = sorted(held, key=lambda p: p.startswith(("with a ", "with an ", "with one of ")))
+        said = [p for p in said if p not in held] + [f"{both} and {some.removeprefix('with ')}"]
     ups = [p for p in said if p.startswith(UP)]
     rest = [p for p in said if not p.startswith(UP)]
     return (*rest, *ups[:1], *(p[len(UP):] for p in ups[1:]))
@@ -265,10 +272,29 @@ def final(insuring: bool) -> Seen:
 
 
 @dataclass(frozen=True)
+class GridRow:
+    """A chart's row in a player's words: its number, its hand group's words, the action of each
+    up-card rank's cell (a player's words), and of its split cells (None: not split)."""
+
+    number: int
+    words: str
+    cells: tuple[str | None, ...]
+    split: tuple[str | None, ...] | None
+
+
+#: a cell no deal reaches, as the grid prints it
+EMPTY = "·"
+#: what a chart's split cells are, by decision
+SPLIT_WORDS = {"first": "up-card in your hand", "after_draw": "up-card's rank thrown",
+               "insurance": "up-card's rank thrown"}
+
+
+@dataclass(frozen=True)
 class CardWords:
     """A card in a player's words: its name and rules, the lines of each decision it states
-    (``first``, ``after_draw``, ``insurance``; ``after_draw`` empty where the solver decides) and
-    its insurance and buying a game, each a sentence (``play``)."""
+    (``first``, ``after_draw``, ``insurance``; ``after_draw`` empty where the solver decides), its
+    insurance and buying a game, each a sentence (``play``); a chart's rows by decision (``grids``)
+    with the codes its cells are printed in."""
 
     name: str
     rules: str
@@ -276,19 +302,44 @@ class CardWords:
     after_draw: tuple[Phrased, ...]
     insurance: tuple[Phrased, ...]
     play: tuple[str, ...]
+    grids: tuple[tuple[str, tuple[GridRow, ...]], ...] = ()
+    codes: tuple[tuple[str, str], ...] = ()
+    draws: bool = True                          # its rules have an exchange or a sixth card
 
     def text(self) -> str:
-        """The card as a strategy list: a heading for each decision, a numbered line each."""
-        out = [f"{self.name} (rules {self.rules})", "", "First decision: the first line that fits decides."]
-        out += [f"{p.number:>3}. {p.text}" for p in self.first]
-        out += ["", "After an exchange or a sixth card, your final hand:"]
-        out += [f"{p.number:>3}. {p.text}" for p in self.after_draw] or ["     bet or fold as the solver does"]
+        """The card as a strategy list: a heading for each decision, a numbered line (or a chart's
+        row) each."""
+        out = [f"{self.name} (rules {self.rules})"]
+        out += ["", *self._section("first", "First decision", self.first)]
+        if self.draws:
+            out += ["", *self._section("after_draw", "After an exchange or a sixth card, your final hand",
+                                       self.after_draw)]
         if self.play:
             first = len(self.first) + len(self.after_draw) + 1
             out += ["", "When you bet:"] + [f"{n:>3}. {sentence}" for n, sentence in enumerate(self.play, first)]
         if self.insurance:
-            out += ["", "Insurance, with trips or better:"] + [f"{p.number:>3}. {p.text}" for p in self.insurance]
+            out += ["", *self._section("insurance", "Insurance, with trips or better", self.insurance)]
+        if self.grids:
+            out += ["", "codes: " + ", ".join(f"{c} {a}" for c, a in self.codes)]
         return "\n".join(out) + "\n"
+
+    def _section(self, section: str, heading: str, lines: tuple[Phrased, ...]) -> list[str]:
+        grid = dict(self.grids).get(section)
+        if grid is None:
+            return [f"{heading}: the first line that fits decides."] + (
+                [f"{p.number:>3}. {p.text}" for p in lines] or ["     bet or fold as the solver does"])
+        code: dict[str | None, str] = {a: c for c, a in self.codes}
+        width = max(len(r.words) for r in grid) + 1
+        if any(r.split is not None for r in grid):
+            width = max(width, len(SPLIT_WORDS[section]) + 3)
+        out = [f"{heading}: the first row that fits decides, in the up-card's column.",
+               " " * (width + 5) + " ".join(f"{r:>2}" for r in RANK_NAMES)]
+        for r in grid:
+            out.append(f"{r.number:>3}. {r.words:<{width}}" + " ".join(f"{code.get(a, EMPTY):>2}" for a in r.cells))
+            if r.split is not None:
+                out.append(f"     {'  ' + SPLIT_WORDS[section]:<{width}}"
+                           + " ".join(f"{code.get(a, EMPTY):>2}" for a in r.split))
+        return out
 
 
 def _lines(rules: Sequence[Rule], seen: Seen, start: int) -> tuple[Phrased, ...]:
@@ -323,7 +374,51 @@ def card_words(card: StrategyCard) -> CardWords:
     after = _lines(card.after_draw, final(False), len(first) + 1)
     play = play_words(card.play, bool(card.insurance))
     insurance = _lines(card.insurance, final(True), len(first) + len(after) + len(play) + 1)
-    return CardWords(card.name, card.rules, first, after, insurance, play)
+    seen = {"first_row": dealt(), "after_draw_row": final(False), "insurance_row": final(True)}
+    grids = tuple((table.removesuffix("_row"), _grid(rows, seen[table], _split_side(seen[table], table)))
+                  for table, rows in card.chart)
+    used = {a for _, grid in grids for r in grid for a in (*r.cells, *(r.split or ()))}
+    codes = tuple((c, a) for c, a in _codes(card) if a in used)
+    return CardWords(card.name, card.rules, first, after, insurance, play, grids, codes,
+                     load_rules(card.rules).draws)
+
+
+def _split_side(seen: Seen, table: str) -> np.ndarray:
+    """Each deal's side of a row's split: the up-card's rank in the hand, or (after a draw) thrown."""
+    side = seen.matches if table == "first_row" else seen.thrown_up
+    assert side is not None          # ``final`` knows what was thrown
+    return side
+
+
+def _codes(card: StrategyCard) -> list[tuple[str, str]]:
+    """A chart's codes, each with its action in a player's words."""
+    return [(code, _action(_cell_rule(action))[0]) for code, action in card.chart_codes]
+
+
+def _cell_rule(action: str) -> Rule:
+    """A chart's cell as the rule it stands for, without conditions."""
+    entry = entry_of(action)
+    return Rule(0, (), (), entry["do"], Keep.parse(entry["keep"]) if "keep" in entry else None, entry.get("except"))
+
+
+def _said_cells(actions: tuple[str, ...], at: np.ndarray, seen: Seen) -> tuple[str | None, ...]:
+    """Cells in a player's words, None where no deal of ``at`` has the up-card of its rank."""
+    reached = np.bincount(seen.up[at], minlength=13) > 0
+    return tuple(_action(_cell_rule(a))[0] if reached[r] else None for r, a in enumerate(actions))
+
+
+def _grid(rows: Sequence[ChartRow], seen: Seen, flag: np.ndarray) -> tuple[GridRow, ...]:
+    """A chart's rows in words: each row's hand group leaving out what the rows above imply, and
+    its cells' actions, None where no deal reaches the cell (``flag``: each deal's side of a split)."""
+    rules = [Rule(row.line, (), (), "", when=row.when) for row in rows]
+    out = []
+    for n, (row, (when, decided)) in enumerate(zip(rows, simplified(rules, seen)), 1):
+        said = ", ".join(_phrases(when, noun(seen, decided))) or ANY[n > 1]
+
+        split = _said_cells(row.split, decided & flag, seen) if row.split is not None else None
+        out.append(GridRow(n, said, _said_cells(row.cells, decided if row.split is None else decided & ~flag, seen),
+                           split))
+    return tuple(out)
 
 
 # reading back: each phrase's pattern, and the condition it says
@@ -359,6 +454,9 @@ _PATTERNS: tuple[tuple[str, Any], ...] = (
 def read_condition(words: str) -> tuple[tuple[str, Any], ...]:
     """The conditions of a phrase (``phrase``; "trips of 2s–Qs": trips, and their rank); ValueError
     where no condition reads so."""
+    if words.startswith("with ") and " and " in words:      # "with A K and a Q or J"
+        both, _, some = words.partition(" and ")
+        return (*read_condition(both), *read_condition(f"with {some}"))
     if words.startswith(f"{NOUNS[1]} of "):
         return ("category", "three_of_a_kind"), *read_condition(words.replace(NOUNS[1], NOUNS[2], 1))
     for category in CATEGORY_WORDS:

@@ -324,6 +324,22 @@ def test_a_derived_card_is_checked_exactly(counts, tmp_path):
         strategy.derive_card(CARIBBEAN, 3, counts=counts, start=strategy.load(toml))
 
 
+def test_a_derived_chart_is_checked_exactly_and_more_rows_lose_less(counts, tmp_path):
+    """A chart derived for Caribbean Stud is a card of rows (the last for every hand), checked
+    exactly; a chart of more rows refines one of fewer (its rows split, each cell chosen exactly),
+    so it loses no more; the command refuses a chart with a curve in one line."""
+    from solver.strategy.derive.charting import derive_chart
+
+    _, small = derive_chart(CARIBBEAN, 3, counts=counts)
+    text, big = derive_chart(CARIBBEAN, 6, counts=counts)
+    card = strategy.parse(text, "chart.toml")
+    assert dict(card.chart)["first_row"][-1].when == () and len(dict(card.chart)["first_row"]) <= 6
+    assert 0 < big.cost <= small.cost and big.ev == big.optimal.ev - big.cost
+    assert strategy.check(card, CARIBBEAN, counts=counts).cost == big.cost
+    out = CliRunner().invoke(app, ["strategy", "derive", "--chart", "--curve", "--out", str(tmp_path)])
+    assert out.exit_code == 2 and "leave out --from, --curve" in out.stderr and len(out.stderr.splitlines()) == 1
+
+
 def test_figures_are_shown_only_for_the_card_they_were_counted_for(tmp_path, counts):
     """An edited copy of a shipped card has no figures until checked; its check's JSON (naming the
     card's SHA-256) gives them to `strategy show --check`, and a check of another card is refused."""

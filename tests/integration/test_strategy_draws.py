@@ -585,7 +585,7 @@ def _agrees(figure: dict, value: Fraction) -> bool:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["russian-tip-made-hands-sixth-card", "russian-tip-trips-exchange-two",
                                   "russian-tip-pair-ak-sixth-card", "caribbean-published", "caribbean-derived",
-                                  "caribbean-akj83", "caribbean-ak-matching"])
+                                  "caribbean-akj83", "caribbean-ak-matching", "caribbean-chart"])
 def test_the_shipped_card_figures_are_what_check_gives(name, tmp_path):
     """The figures of a card that the README shows are what ``strategy check`` gives (a fresh work folder)."""
     shipped = _checked(name)

@@ -16,7 +16,8 @@ from solver.cli import app
 from solver.errors import InputError
 from solver.strategy import words
 from solver.strategy.after_draw import rule_table
-from solver.strategy.card import condition, shipped
+from solver.strategy.card import shipped
+from solver.strategy.conditions import condition
 from solver.strategy.derive.writing import card_text
 from solver.strategy.vocabulary import atoms
 

@@ -9,7 +9,7 @@ import pytest
 
 from solver.classes import enumerate_classes
 from solver.strategy import at_once
-from solver.strategy.card import condition
+from solver.strategy.conditions import condition
 from solver.strategy.hands import Seen
 from solver.strategy.vocabulary import Line, narrowing
 

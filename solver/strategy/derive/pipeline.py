@@ -70,7 +70,7 @@ def _started(start: StrategyCard, rules: Rules, most: int) -> tuple[tuple[Line, 
     return found
 
 
-def _deriving(rules: Rules, most: int, jobs: int, progress: Callable[[int, int], None] | None,
+def deriving(rules: Rules, most: int, jobs: int, progress: Callable[[int, int], None] | None,
               counts: Counts | None, table: str | Path | None, work: Path | None, after_draw: bool,
               insurance_buy: bool, note: Callable[[str], None] | None, start: StrategyCard | None) -> Deriving:
     """What the derive's stages share: rules with draws read their table and choose the card's
@@ -99,7 +99,7 @@ def _deriving(rules: Rules, most: int, jobs: int, progress: Callable[[int, int],
                     progress=progress, note=note)
 
 
-def _cell_losses(x: Deriving, names: tuple[str, ...]) -> tuple[Seen, np.ndarray]:
+def cell_losses(x: Deriving, names: tuple[str, ...]) -> tuple[Seen, np.ndarray]:
     """The cells (one class of each) and what each action ``names`` loses summed over their deals."""
     if x.codes is None:
         assert x.counts is not None
@@ -195,14 +195,14 @@ def derive(rules: Rules, most: int, jobs: int = 1, progress: Callable[[int, int]
     if not 2 <= most <= 200:
         raise InputError(f"--lines must be 2 to 200, not {most}")
     found = _started(start, rules, most) if start is not None else None
-    x = _deriving(rules, most, jobs, progress, counts, table, work, after_draw, insurance_buy, note, start)
+    x = deriving(rules, most, jobs, progress, counts, table, work, after_draw, insurance_buy, note, start)
     if found is not None:
         d = x.checked(*found)
         return [repaired(x, d, most, len(d.after), max(1, len(d.insurance))) if x.stated or x.insuring else d]
     names = actions(rules)
     extra = later_play.lines(x.play)      # the first decision's lines are the rest
     sizes = tuple(sorted({most, *curve}))
-    cells, summed = _cell_losses(x, names)
+    cells, summed = cell_losses(x, names)
     cards = search(cells, summed, names, _first_sizes(x, sizes, extra), rules.draws, folder=x.folder, jobs=jobs,
                    note=note)
     del summed

@@ -1,0 +1,40 @@
+"""The chart derive's row search on made-up losses: it splits where the best action changes, and
+stops where no split gains; the cells' codes."""
+
+import numpy as np
+
+from solver.strategy import words
+from solver.strategy.chart import CODES
+from solver.strategy.derive.charting import code_of, grow
+
+
+def _cells(n: int = 20_000):
+    seen = words.dealt()
+    return seen.take(np.random.default_rng(7).choice(len(seen), n, replace=False))
+
+
+def test_the_rows_split_where_the_best_action_changes():
+    """Three actions: the first best with a pair or better, the second best with no pair against an
+    up-card 2-9, the third elsewhere. One split finds the pairs; the up-card's ranks are the
+    columns, so no other split gains: two rows, though six were allowed."""
+    cells = _cells()
+    paired = cells.category >= 2
+    best = np.where(paired, 0, np.where(cells.up <= 7, 1, 2))
+    summed = np.ones((len(cells), 3))
+    summed[np.arange(len(cells)), best] = 0.0
+    rows = grow(cells, summed, [("category", "pair+"), ("category", "ak"), ("holds", "A")], 6, float(len(cells)))
+    assert rows[0][0] == (("category", "pair+"),) and rows[-1][0] == ()
+    assert np.array_equal(np.sort(rows[0][1]), np.flatnonzero(paired))
+    assert len(rows) == 2          # the up-card's rank is the columns: no row is needed for it
+
+
+def test_no_split_without_a_gain():
+    cells = _cells(5000)
+    rows = grow(cells, np.zeros((len(cells), 2)), [("category", "pair+")], 5, float(len(cells)))
+    assert [when for when, _ in rows] == [()]
+
+
+def test_codes():
+    assert {code_of(a) for a in CODES.values()} == set(CODES)
+    assert [code_of(a) for a in ("keep pair", "keep A K", "keep pair highest", "keep nothing", "keep Q+")] == [
+        "P", "AK", "PH", "X", "Q+"]
