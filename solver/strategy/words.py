@@ -182,8 +182,11 @@ def _action(rule: Rule) -> tuple[str, str]:
         if spec == "nothing":
             return ACTION_WORDS["keep nothing"], "keep nothing"
         parts = [KEEP_WORDS[w] for w in rule.keep.words]
-        if rule.keep.ranks:
-            parts.append(" ".join(RANK_NAMES[r] for r in sorted(rule.keep.ranks, reverse=True)))
+        if rule.keep.ranks:      # "keep A K"; a run of three ranks or more: every card of them, "keep every J–A"
+            ranks = rule.keep.ranks
+            run = len(ranks) >= 3 and max(ranks) - min(ranks) == len(ranks) - 1
+            parts.append(f"every {_run_words(ranks)}" if run else " ".join(RANK_NAMES[r] for r in sorted(ranks,
+                                                                                                      reverse=True)))
         return "keep " + " and ".join(parts), f"keep {spec}"
     do = f"{rule.action} except {rule.avoid}" if rule.avoid else rule.action
     return ACTION_WORDS[do], do
@@ -484,8 +487,13 @@ def read_action(words: str) -> str:
             return do
     if words.startswith("keep "):
         named = {v: k for k, v in KEEP_WORDS.items()}
-        parts = [named.get(p) or (p if re.fullmatch(rf"{_RANK}(?: {_RANK})*", p) else None)
-                 for p in words[5:].split(" and ")]
+
+        def kept(part: str) -> str | None:
+            every = re.fullmatch(f"every ({_RANKS})", part)
+            if every:
+                return " ".join(RANK_NAMES[r] for r in sorted(ranks_of(_spec(every[1]), "keep"), reverse=True))
+            return named.get(part) or (part if re.fullmatch(rf"{_RANK}(?: {_RANK})*", part) else None)
+        parts = [kept(p) for p in words[5:].split(" and ")]
         if None not in parts:
             Keep.parse(" ".join(str(p) for p in parts))     # names a bad word
             return "keep " + " ".join(str(p) for p in parts)

@@ -3,9 +3,12 @@ stops where no split gains; the cells' codes."""
 
 import numpy as np
 
+from solver.play import BEST
+from solver.rules import load
 from solver.strategy import words
+from solver.strategy.card import parse
 from solver.strategy.chart import CODES
-from solver.strategy.derive.charting import code_of, grow
+from solver.strategy.derive.charting import _chart_text, code_of, grow
 
 
 def _cells(n: int = 20_000):
@@ -38,3 +41,13 @@ def test_codes():
     assert {code_of(a) for a in CODES.values()} == set(CODES)
     assert [code_of(a) for a in ("keep pair", "keep A K", "keep pair highest", "keep nothing", "keep Q+")] == [
         "P", "AK", "PH", "X", "Q+"]
+
+
+def test_a_chart_s_file_reads_back_with_its_codes():
+    """The chart's file names its own codes (quoted: "Q+" is no bare TOML key) and reads back."""
+    names = ("bet", "fold", "sixth_card", "keep pair", "keep Q+", "keep A K")
+    rows = [((("category", "pair+"),), ([3] * 13, [0] * 13)), ((), ([4] * 6 + [5] * 7, None))]
+    card = parse(_chart_text(load("russian"), rows, names, BEST), "c.toml")
+    first = dict(card.chart)["first_row"]
+    assert first[0].cells == ("keep pair",) * 13 and first[0].split == ("bet",) * 13
+    assert first[1].cells == ("keep Q+",) * 6 + ("keep A K",) * 7 and dict(card.chart_codes)["Q+"] == "keep Q+"

@@ -214,7 +214,7 @@ def _chart_text(rules: Rules, rows: list[tuple[tuple[tuple[str, Any], ...], tupl
            f'rules = "{rules.name}"', f"# columns: the up-card's rank, {' '.join(RANK_NAMES)}"]
     own = [a for a in used if codes[a] not in CODES]
     if own:
-        out += ["", "[codes]"] + [f'{codes[a]} = "{names[a]}"' for a in own]
+        out += ["", "[codes]"] + [f'"{codes[a]}" = "{names[a]}"' for a in own]     # quoted: "Q+" is no bare key
     if not play.best:
         out += ["", *later_play.toml(play)]
     for when, (up, matched) in rows:
