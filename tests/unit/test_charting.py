@@ -3,7 +3,7 @@ stops where no split gains; the cells' codes."""
 
 import numpy as np
 
-from solver.play import BEST
+from solver.play import BEST, NEVER, Play
 from solver.rules import load
 from solver.strategy import words
 from solver.strategy.card import parse
@@ -51,3 +51,13 @@ def test_a_chart_s_file_reads_back_with_its_codes():
     first = dict(card.chart)["first_row"]
     assert first[0].cells == ("keep pair",) * 13 and first[0].split == ("bet",) * 13
     assert first[1].cells == ("keep Q+",) * 6 + ("keep A K",) * 7 and dict(card.chart_codes)["Q+"] == "keep Q+"
+
+
+def test_a_chart_s_file_states_its_insurance_and_buys_before_its_tables():
+    """The insurance and buys a derive states are keys of the file itself: written before the
+    chart's codes, which would take them otherwise."""
+    names = ("bet", "fold", "sixth_card", "keep pair", "keep Q+")
+    rows = [((("category", "pair+"),), ([3] * 13, None)), ((), ([4] * 13, None))]
+    for play in (Play(NEVER, 4), Play(None, 4)):
+        card = parse(_chart_text(load("russian"), rows, names, play), "c.toml")
+        assert card.play == play and dict(card.chart_codes)["Q+"] == "keep Q+"

@@ -212,11 +212,11 @@ def _chart_text(rules: Rules, rows: list[tuple[tuple[tuple[str, Any], ...], tupl
            "# the first row whose hand group holds decides, by the up-card's column.",
            f'name = "{GAMES.get(rules.name, rules.name)}: the derived chart ({len(rows)} rows)"',
            f'rules = "{rules.name}"', f"# columns: the up-card's rank, {' '.join(RANK_NAMES)}"]
+    if not play.best:      # before any table: its keys are the file's own
+        out += ["", *later_play.toml(play)]
     own = [a for a in used if codes[a] not in CODES]
     if own:
         out += ["", "[codes]"] + [f'"{codes[a]}" = "{names[a]}"' for a in own]     # quoted: "Q+" is no bare key
-    if not play.best:
-        out += ["", *later_play.toml(play)]
     for when, (up, matched) in rows:
         out += ["", "[[first_row]]"]
         if when:
